@@ -1,0 +1,5 @@
+"""``python -m kgmem`` runs the CLI."""
+
+from kgmem.cli import main
+
+main()

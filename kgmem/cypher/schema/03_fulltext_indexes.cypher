@@ -1,0 +1,7 @@
+// Fulltext (Lucene BM25) indexes. Memory content uses the 'english' analyzer: conversational
+// text asks "hiking" of a memory that says "hike", so stemming and stop-word removal help recall.
+// Entity names keep every token ('standard-no-stop-words'): names are short and "The Who" matters.
+CREATE FULLTEXT INDEX memory_content IF NOT EXISTS FOR (n:Memory) ON EACH [n.content]
+OPTIONS { indexConfig: { `fulltext.analyzer`: 'english', `fulltext.eventually_consistent`: false } };
+CREATE FULLTEXT INDEX entity_names IF NOT EXISTS FOR (n:Entity) ON EACH [n.name, n.aliases_text]
+OPTIONS { indexConfig: { `fulltext.analyzer`: 'standard-no-stop-words', `fulltext.eventually_consistent`: false } };

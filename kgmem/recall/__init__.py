@@ -1,0 +1,1 @@
+"""Read path: query understanding, channels, fusion, scoring, filters and the X-ray."""

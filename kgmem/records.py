@@ -1,0 +1,92 @@
+"""Typed records passed between stages: plain frozen dataclasses, no I/O, no driver types.
+
+Stages in ``ingest/``, ``recall/`` and ``lifecycle/`` take and return these. The graph gateway
+turns them into query parameters and back; nothing outside ``kgmem/graph`` sees a Neo4j type.
+Timestamps are timezone-aware ``datetime`` in UTC.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One observed conversation turn, as the caller sent it."""
+
+    text: str
+    role: str = "user"  # user | assistant | system | tool
+    speaker: str | None = None  # a display name, e.g. "Caroline"
+    session_id: str | None = None
+    at: datetime | None = None  # when the turn happened (the caller's clock, not ours)
+    turn_id: str | None = None  # caller's id for the turn (e.g. LoCoMo dia_id)
+
+
+@dataclass(frozen=True)
+class EntityMention:
+    """An entity named in a text span."""
+
+    name: str
+    type: str  # a taxonomy.EntityType value
+    start: int = -1
+    end: int = -1
+
+
+@dataclass(frozen=True)
+class RelationMention:
+    """A typed relation between two named entities (type from taxonomy.RelationType)."""
+
+    source: str
+    target: str
+    type: str
+    confidence: float = 0.6
+
+
+@dataclass(frozen=True)
+class ExtractedFact:
+    """One atomic, standalone memory candidate produced by an extractor."""
+
+    content: str
+    category: str  # a taxonomy.Category value
+    confidence: float
+    entities: tuple[EntityMention, ...] = ()
+    relations: tuple[RelationMention, ...] = ()
+    valid_from: datetime | None = None
+    valid_until: datetime | None = None
+    valence: float = 0.0  # -1..1
+    arousal: float = 0.0  # 0..1
+    emotion: str = "neutral"  # Ekman category or neutral
+    source_turn_ids: tuple[str, ...] = ()
+    tags: tuple[str, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class WriteReceipt:
+    """What one write did to one memory: created / reinforced / updated / superseded / ..."""
+
+    action: str
+    memory_id: str
+    reason: str = ""
+    related_ids: tuple[str, ...] = ()
+    entities: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ChannelHit:
+    """One channel's view of a candidate: its 1-based rank and raw score in that channel."""
+
+    channel: str
+    rank: int
+    score: float
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One recalled memory with its fused score and the channels that found it."""
+
+    memory_id: str
+    content: str
+    score: float
+    category: str | None = None
+    channels: tuple[ChannelHit, ...] = ()

@@ -1,0 +1,47 @@
+"""Input checks shared by every entry point: namespaces, content, limits.
+
+Each function returns the cleaned value or raises ``InvalidInput`` with a message a user can act
+on. They are pure and cheap, and run before any I/O so that bad input never writes anything.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kgmem.errors import InvalidInput
+
+NAMESPACE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$")
+MAX_CONTENT_CHARS = 8192
+
+
+def check_namespace(value: object) -> str:
+    """A namespace is 1-64 characters of letters, digits, ``_ . -``, starting alphanumeric."""
+    if not isinstance(value, str) or not NAMESPACE_RE.match(value):
+        raise InvalidInput(
+            f"namespace {value!r} is malformed: use 1-64 letters, digits, '_', '.' or '-', "
+            "starting with a letter or digit"
+        )
+    return value
+
+
+def check_text(value: object, *, what: str = "text", limit: int = MAX_CONTENT_CHARS) -> str:
+    """Text must be a non-blank string of at most ``limit`` characters; returns it stripped."""
+    if not isinstance(value, str):
+        raise InvalidInput(f"{what} must be a string, got {type(value).__name__}")
+    stripped = value.strip()
+    if not stripped:
+        raise InvalidInput(f"{what} is empty")
+    if len(stripped) > limit:
+        raise InvalidInput(f"{what} is {len(stripped)} characters; the limit is {limit}")
+    if "\x00" in stripped:
+        raise InvalidInput(f"{what} contains a NUL character")
+    return stripped
+
+
+def check_limit(value: object, *, low: int = 1, high: int = 100, what: str = "limit") -> int:
+    """An integer in ``[low, high]``; bools are refused even though they are ints."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput(f"{what} must be an integer, got {type(value).__name__}")
+    if not low <= value <= high:
+        raise InvalidInput(f"{what} must be between {low} and {high}, got {value}")
+    return value

@@ -1,0 +1,75 @@
+"""Shared fixtures: one real Neo4j + GDS server per test session, the real models, one loop.
+
+The server is started through kgmem's own launcher (``LocalServer``) on a free loopback port with
+auth off and a temporary home, and stopped at the end of the session. Graph tests get a fresh
+namespace each, so they never see each other's data. Async code runs on one session-wide event
+loop (``arun``), because the async Neo4j driver is bound to the loop that created it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Coroutine, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+from kgmem.graph.launcher import LocalServer, free_port
+from kgmem.service import Kgmem
+from kgmem.settings import Settings
+
+T = TypeVar("T")
+
+
+@pytest.fixture(scope="session")
+def runner() -> Iterator[asyncio.Runner]:
+    with asyncio.Runner() as r:
+        yield r
+
+
+@pytest.fixture(scope="session")
+def arun(runner: asyncio.Runner) -> Any:
+    def run(coro: Coroutine[Any, Any, T]) -> T:
+        return runner.run(coro)
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def server_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
+    home: Path = tmp_path_factory.mktemp("neo4j-home")
+    port = free_port()
+    settings = Settings(
+        home=home,
+        bolt_port=port,
+        neo4j_uri=f"bolt://127.0.0.1:{port}",
+        neo4j_auth=False,
+        neo4j_heap="1g",
+        neo4j_pagecache="128m",
+    )
+    server = LocalServer(settings)
+    server.start()
+    try:
+        yield settings
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def km(server_settings: Settings, arun: Any) -> Iterator[Kgmem]:
+    service = Kgmem(server_settings)
+    arun(service.open())
+    arun(service.init_schema())
+    try:
+        yield service
+    finally:
+        arun(service.close())
+
+
+@pytest.fixture
+def namespace(km: Kgmem, arun: Any) -> Iterator[str]:
+    ns = f"t-{uuid.uuid4().hex[:12]}"
+    yield ns
+    arun(km.wipe_namespace(ns))

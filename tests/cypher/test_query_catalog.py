@@ -1,0 +1,77 @@
+"""Lint of every query file: named <verb>_<noun>, header matches body, every file used by exactly
+one repository function of the same name that passes exactly its parameters, reads write nothing."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from kgmem.graph.catalog import CatalogError, load_catalog, load_schema, parse_query
+
+ROOT = Path(__file__).resolve().parents[2]
+REPOSITORY = ROOT / "kgmem" / "graph" / "repository.py"
+WRITE_CLAUSES = re.compile(
+    r"\b(CREATE|MERGE|SET|DELETE|DETACH|REMOVE|FOREACH|LOAD\s+CSV)\b|IN\s+TRANSACTIONS"
+    r"|gds\.[\w.]*\.(write|mutate)\b|gds\.graph\.(project|drop)",
+    re.IGNORECASE,
+)
+
+
+def _strip(text: str) -> str:
+    body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
+    return re.sub(r"'[^']*'|\"[^\"]*\"", "''", body)
+
+
+def _repository_calls() -> dict[str, set[str]]:
+    """query name → keyword names each repository function passes to graph.run(...)."""
+    tree = ast.parse(REPOSITORY.read_text())
+    calls: dict[str, set[str]] = {}
+    for fn in tree.body:
+        if not isinstance(fn, ast.AsyncFunctionDef):
+            continue
+        for node in ast.walk(fn):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "run"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+            ):
+                name = node.args[0].value
+                assert name == fn.name, f"{fn.name} runs query {name}: names must match"
+                calls[name] = {kw.arg for kw in node.keywords if kw.arg}
+    return calls
+
+
+def test_catalog_loads() -> None:
+    assert len(load_catalog()) >= 5
+
+
+def test_every_query_is_used_with_exactly_its_parameters() -> None:
+    calls = _repository_calls()
+    catalog = load_catalog()
+    assert set(catalog) == set(calls), "unused query files or calls to missing queries"
+    for name, query in catalog.items():
+        assert calls[name] == set(query.params), name
+
+
+@pytest.mark.parametrize("name", sorted(n for n, q in load_catalog().items() if q.is_read))
+def test_read_queries_write_nothing(name: str) -> None:
+    assert not WRITE_CLAUSES.search(_strip(load_catalog()[name].text)), name
+
+
+def test_lint_catches_a_mismatched_header() -> None:
+    with pytest.raises(CatalogError, match="header declares"):
+        parse_query("get_thing", "// x\n// params: $a\nMATCH (n {id: $b}) RETURN n")
+    with pytest.raises(CatalogError, match="verb"):
+        parse_query("Thing", "// x\n// params: -\nRETURN 1")
+
+
+def test_schema_statements_are_idempotent_ddl() -> None:
+    statements = load_schema()
+    assert statements
+    for _file, stmt in statements:
+        assert "IF NOT EXISTS" in stmt, stmt

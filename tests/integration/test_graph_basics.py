@@ -1,0 +1,151 @@
+"""The graph gateway on the real server: schema, vector and fulltext indexes, GDS PageRank."""
+
+from __future__ import annotations
+
+import math
+import random
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from kgmem.errors import GraphUnavailable
+from kgmem.graph import repository
+from kgmem.graph.client import GraphClient
+from kgmem.graph.launcher import free_port
+from kgmem.graph.schema import apply_schema
+from kgmem.ingest.memory_record import memory_properties
+from kgmem.service import Kgmem
+from kgmem.settings import Settings
+
+
+def _unit(v: list[float]) -> list[float]:
+    n = math.sqrt(sum(x * x for x in v))
+    return [x / n for x in v]
+
+
+def _store(
+    km: Kgmem,
+    arun: Any,
+    ns: str,
+    text: str,
+    emb: list[float],
+    entities: list[dict[str, Any]] | None = None,
+) -> str:
+    mem = memory_properties(
+        memory_id=str(uuid.uuid4()),
+        text=text,
+        embedding=emb,
+        category="fact",
+        source="human",
+        now=datetime.now(UTC),
+    )
+    row = arun(
+        repository.create_memory(km.graph, namespace=ns, memory=mem, entities=entities or [])
+    )
+    return str(row["id"])
+
+
+def test_schema_init_is_idempotent(km: Kgmem, arun: Any) -> None:
+    report = arun(apply_schema(km.graph))
+    assert report.created == frozenset()
+    assert {
+        "memory_embedding",
+        "entity_embedding",
+        "memory_content",
+        "entity_names",
+        "memory_id",
+    } <= report.after
+    states = arun(repository.get_schema_state(km.graph))
+    assert all(row["state"] == "ONLINE" for row in states)
+
+
+def test_vector_index_returns_true_nearest_neighbours(km: Kgmem, arun: Any, namespace: str) -> None:
+    rng = random.Random(7)
+    vectors = {f"doc {i}": _unit([rng.gauss(0, 1) for _ in range(384)]) for i in range(40)}
+    for text, vec in vectors.items():
+        _store(km, arun, namespace, text, vec)
+    for probe in ["doc 3", "doc 17", "doc 31"]:
+        q = _unit([x + rng.gauss(0, 0.05) for x in vectors[probe]])
+
+        def sim(t: str, q: list[float] = q) -> float:
+            return sum(a * b for a, b in zip(q, vectors[t], strict=True))
+
+        truth = sorted(vectors, key=lambda t: -sim(t))
+        rows = arun(
+            repository.search_memory_vector(
+                km.graph, namespace=namespace, embedding=q, k=40, limit=3
+            )
+        )
+        assert [r["content"] for r in rows] == truth[:3]
+
+
+def test_fulltext_ranks_planted_exact_match_first(km: Kgmem, arun: Any, namespace: str) -> None:
+    filler = [
+        "We talked about the weather and the garden.",
+        "The meeting moved to Thursday.",
+        "Lunch was a sandwich and some soup.",
+        "The zebra crossing near the school.",
+    ]
+    for text in filler:
+        _store(km, arun, namespace, text, _unit([1.0] * 384))
+    _store(km, arun, namespace, "The quokka sanctuary opens at dawn.", _unit([1.0] * 384))
+    rows = arun(
+        repository.search_memory_fulltext(
+            km.graph, namespace=namespace, query="quokka OR sanctuary", k=10, limit=5
+        )
+    )
+    assert rows[0]["content"] == "The quokka sanctuary opens at dawn."
+
+
+def test_personalized_pagerank_expected_top(km: Kgmem, arun: Any, namespace: str) -> None:
+    emb = _unit([1.0] * 384)
+    now = datetime.now(UTC)
+
+    def ent(name: str) -> dict[str, Any]:
+        return {
+            "id": str(uuid.uuid4()),
+            "name": name,
+            "normalized_name": name.lower(),
+            "type": "person",
+            "confidence": 0.9,
+            "created_at": now,
+        }
+
+    # m1 and m2 share entity A; m3 hangs off B alone; m4 shares B and C. Seeded at A, the memory
+    # reachable through A (m2, besides the seed m1) must outrank the ones reachable only via B.
+    m1 = _store(km, arun, namespace, "m1", emb, [ent("A")])
+    m2 = _store(km, arun, namespace, "m2", emb, [ent("A"), ent("B")])
+    _store(km, arun, namespace, "m3", emb, [ent("C")])
+    _store(km, arun, namespace, "m4", emb, [ent("C"), ent("D")])
+    name = f"ppr-{namespace}"
+    proj = arun(repository.project_namespace_graph(km.graph, name=name, namespace=namespace))
+    assert proj["nodes"] == 8
+    try:
+        rows = arun(
+            repository.find_personalized_pagerank(
+                km.graph, name=name, namespace=namespace, seeds=[m1], limit=4
+            )
+        )
+    finally:
+        arun(repository.drop_graph(km.graph, name=name))
+    ids = [r["id"] for r in rows]
+    assert ids[0] == m1 and ids[1] == m2
+    scores = {r["id"]: r["score"] for r in rows}
+    assert all(scores.get(i, 0.0) < scores[m2] for i in ids[2:])
+
+
+def test_server_info_reports_versions(km: Kgmem, arun: Any) -> None:
+    info = arun(km.server_info())
+    assert info["neo4j_version"].startswith("5.26")
+    assert info["gds_version"].startswith("2.13")
+
+
+def test_neo4j_not_running_gives_typed_error(arun: Any) -> None:
+    port = free_port()
+    client = GraphClient(
+        Settings(neo4j_uri=f"bolt://127.0.0.1:{port}", neo4j_auth=False, neo4j_timeout_s=2)
+    )
+    with pytest.raises(GraphUnavailable, match="kgmem db start"):
+        arun(client.connect())

@@ -1,0 +1,58 @@
+"""The real models, loaded from installed packages: embedder geometry and spaCy entities."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from kgmem.errors import ModelUnavailable
+from kgmem.ml.embedder import Embedder
+from kgmem.ml.nlp import Nlp
+from kgmem.settings import Settings
+
+pytestmark = pytest.mark.models
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Embedder:
+    return Embedder(Settings())
+
+
+def test_embedder_orders_sentences_by_meaning(embedder: Embedder) -> None:
+    a, b, c = embedder.embed(
+        [
+            "The cat sat on the mat.",
+            "A kitten was sitting on the rug.",
+            "Quarterly revenue grew by twelve percent.",
+        ]
+    )
+    assert len(a) == 384
+    assert math.isclose(sum(x * x for x in a), 1.0, rel_tol=1e-4)
+
+    def cos(u: list[float], v: list[float]) -> float:
+        return sum(x * y for x, y in zip(u, v, strict=True))
+
+    assert cos(a, b) > cos(a, c) + 0.2
+    assert cos(a, b) > cos(b, c)
+
+
+def test_embedder_batches_match_single_calls(embedder: Embedder) -> None:
+    texts = [f"sentence number {i} about topic {i % 3}" for i in range(10)]
+    batch = embedder.embed(texts)
+    one = embedder.embed_one(texts[7])
+    assert max(abs(x - y) for x, y in zip(batch[7], one, strict=True)) < 1e-4
+
+
+def test_spacy_finds_person_and_org() -> None:
+    mentions = Nlp(Settings()).entities("Satya Nadella said Microsoft will open an office in Oslo.")
+    found = {(m.name, m.type) for m in mentions}
+    assert ("Satya Nadella", "person") in found
+    assert ("Microsoft", "organization") in found
+
+
+def test_missing_model_package_names_it() -> None:
+    with pytest.raises(ModelUnavailable, match="pip install no-such-model-pkg"):
+        Embedder(Settings(embedder_package="no_such_model_pkg")).embed_one("x")
+    with pytest.raises(ModelUnavailable, match="not installed"):
+        Nlp(Settings(spacy_package="no_such_spacy_pkg")).entities("x")
