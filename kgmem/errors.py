@@ -64,3 +64,9 @@ class ConfigError(KgmemError):
     """A setting has a value kgmem cannot work with."""
 
     code = "config_error"
+
+
+class ConcurrentWrite(KgmemError):
+    """Another writer changed the same records first; the transaction was rolled back."""
+
+    code = "concurrent_write"

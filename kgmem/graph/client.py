@@ -9,11 +9,13 @@ Constructing a client does no I/O; ``connect()`` opens and verifies the connecti
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import neo4j
+import neo4j.time
 from neo4j import exceptions as nx
 
 from kgmem.errors import GraphAuthError, GraphUnavailable, InvalidInput, KgmemError
@@ -21,6 +23,15 @@ from kgmem.graph.catalog import Query, get_query
 from kgmem.settings import Settings
 
 Row = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One named write of a batch, with an optional in-transaction check of its rows."""
+
+    name: str
+    params: dict[str, Any]
+    check: Callable[[list[Row]], None] | None = None
 
 
 @contextmanager
@@ -102,17 +113,23 @@ class GraphClient:
                     return await session.execute_read(work)
                 return await session.execute_write(work)
 
-    async def write_batch(self, steps: Sequence[tuple[str, dict[str, Any]]]) -> list[list[Row]]:
-        """Run several named writes in one transaction: all land, or none do."""
-        queries = [(get_query(name), params) for name, params in steps]
-        for query, params in queries:
-            query.check_params(params)
+    async def write_batch(self, steps: Sequence[Step]) -> list[list[Row]]:
+        """Run several named writes in one transaction: all land, or none do.
+
+        A step's ``check`` sees that step's rows inside the transaction; raising there (a
+        ``KgmemError``) rolls the whole batch back — used to claim episodes exactly once.
+        """
+        for step in steps:
+            get_query(step.name).check_params(step.params)
         driver = self._require()
 
         async def work(tx: neo4j.AsyncManagedTransaction) -> list[list[Row]]:
             out = []
-            for query, params in queries:
-                out.append(await _work(query, params, self)(tx))
+            for step in steps:
+                rows = await _work(get_query(step.name), step.params, self)(tx)
+                if step.check is not None:
+                    step.check(rows)
+                out.append(rows)
             return out
 
         with translated_errors(self.uri):
@@ -129,10 +146,21 @@ class GraphClient:
                 await result.consume()
 
 
+def native(value: Any) -> Any:
+    """Driver values → plain Python: temporal types to datetime/date, containers recursively."""
+    if isinstance(value, dict):
+        return {k: native(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [native(v) for v in value]
+    if isinstance(value, neo4j.time.DateTime | neo4j.time.Date | neo4j.time.Time):
+        return value.to_native()
+    return value
+
+
 def _work(query: Query, params: dict[str, Any], client: GraphClient) -> Any:
     async def work(tx: neo4j.AsyncManagedTransaction) -> list[Row]:
         client.statements_run += 1
         result = await tx.run(query.text, params)  # type: ignore[arg-type]
-        return await result.data()
+        return [native(row) for row in await result.data()]
 
     return work

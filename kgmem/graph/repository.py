@@ -8,16 +8,11 @@ declares, and shapes the rows. Namespace is a required argument of every data fu
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
-from kgmem.graph.client import GraphClient, Row
-
-
-async def create_memory(
-    graph: GraphClient, *, namespace: str, memory: dict[str, Any], entities: list[dict[str, Any]]
-) -> Row:
-    rows = await graph.run("create_memory", namespace=namespace, memory=memory, entities=entities)
-    return rows[0]
+from kgmem.graph.client import GraphClient, Row, Step
 
 
 async def get_memory(graph: GraphClient, *, namespace: str, memory_id: str) -> Row | None:
@@ -70,3 +65,176 @@ async def drop_graph(graph: GraphClient, *, name: str) -> None:
 
 async def get_schema_state(graph: GraphClient) -> list[Row]:
     return await graph.run("get_schema_state")
+
+
+async def create_episodes(
+    graph: GraphClient, *, namespace: str, episodes: list[dict[str, Any]], now: datetime
+) -> list[Row]:
+    return await graph.run("create_episodes", namespace=namespace, episodes=episodes, now=now)
+
+
+async def find_pending_episodes(graph: GraphClient, *, namespace: str, limit: int) -> list[Row]:
+    return await graph.run("find_pending_episodes", namespace=namespace, limit=limit)
+
+
+async def get_pending_summary(graph: GraphClient, *, namespace: str) -> Row:
+    rows = await graph.run("get_pending_summary", namespace=namespace)
+    return rows[0]
+
+
+async def search_memory_neighbours(
+    graph: GraphClient, *, namespace: str, items: list[dict[str, Any]], k: int
+) -> list[Row]:
+    if not items:
+        return []
+    return await graph.run("search_memory_neighbours", namespace=namespace, items=items, k=k)
+
+
+async def find_entity_candidates(
+    graph: GraphClient, *, namespace: str, names: list[str], tokens: list[str], fuzzy: list[str]
+) -> list[Row]:
+    return await graph.run(
+        "find_entity_candidates", namespace=namespace, names=names, tokens=tokens, fuzzy=fuzzy
+    )
+
+
+async def search_entity_vector(
+    graph: GraphClient, *, namespace: str, items: list[dict[str, Any]], k: int
+) -> list[Row]:
+    if not items:
+        return []
+    return await graph.run("search_entity_vector", namespace=namespace, items=items, k=k)
+
+
+async def find_open_boxes(
+    graph: GraphClient, *, namespace: str, sessions: list[str], trace_limit: int
+) -> Row:
+    rows = await graph.run(
+        "find_open_boxes", namespace=namespace, sessions=sessions, trace_limit=trace_limit
+    )
+    return rows[0]
+
+
+async def get_status_history(graph: GraphClient, *, namespace: str, memory_id: str) -> list[Row]:
+    rows = await graph.run("get_status_history", namespace=namespace, id=memory_id)
+    return [r["change"] for r in rows]
+
+
+async def set_memory_status(
+    graph: GraphClient,
+    *,
+    namespace: str,
+    memory_id: str,
+    status: str,
+    reason: str,
+    actor: str,
+    now: datetime,
+    change_id: str,
+) -> Row | None:
+    rows = await graph.run(
+        "set_memory_status",
+        namespace=namespace,
+        id=memory_id,
+        status=status,
+        reason=reason,
+        actor=actor,
+        now=now,
+        change_id=change_id,
+    )
+    return rows[0] if rows else None
+
+
+async def find_memory_by_hash(graph: GraphClient, *, namespace: str, hash: str) -> Row | None:
+    rows = await graph.run("find_memory_by_hash", namespace=namespace, hash=hash)
+    return rows[0] if rows else None
+
+
+async def get_namespace_stats(graph: GraphClient, *, namespace: str) -> dict[str, Any]:
+    row = (await graph.run("get_namespace_stats", namespace=namespace))[0]
+    return {
+        "nodes": row["nodes"],
+        "labels": {k: v for k, v in row["by_label"]},
+        "statuses": {k: v for k, v in row["by_status"]},
+        "relationships": {k: v for k, v in row["by_rel"]},
+    }
+
+
+async def find_memories(
+    graph: GraphClient, *, namespace: str, statuses: list[str] | None, limit: int
+) -> list[dict[str, Any]]:
+    rows = await graph.run("find_memories", namespace=namespace, statuses=statuses, limit=limit)
+    return [r["memory"] for r in rows]
+
+
+async def find_entities(graph: GraphClient, *, namespace: str, limit: int) -> list[dict[str, Any]]:
+    rows = await graph.run("find_entities", namespace=namespace, limit=limit)
+    return [r["entity"] for r in rows]
+
+
+async def find_entity_relations(graph: GraphClient, *, namespace: str, limit: int) -> list[Row]:
+    return await graph.run("find_entity_relations", namespace=namespace, limit=limit)
+
+
+async def find_memory_turns(graph: GraphClient, *, namespace: str, ids: list[str]) -> list[Row]:
+    return await graph.run("find_memory_turns", namespace=namespace, ids=ids)
+
+
+# --- steps of the extraction commit: built here, run together by GraphClient.write_batch ------
+
+
+def claim_episodes(
+    *,
+    namespace: str,
+    ids: list[str],
+    now: datetime,
+    engine: str,
+    check: Callable[[list[Row]], None],
+) -> Step:
+    return Step(
+        "claim_episodes", {"namespace": namespace, "ids": ids, "now": now, "engine": engine}, check
+    )
+
+
+def skip_episodes(*, namespace: str, skips: list[dict[str, Any]]) -> Step:
+    return Step("skip_episodes", {"namespace": namespace, "skips": skips})
+
+
+def create_memories(*, namespace: str, memories: list[dict[str, Any]]) -> Step:
+    return Step("create_memories", {"namespace": namespace, "memories": memories})
+
+
+def update_memories(*, namespace: str, updates: list[dict[str, Any]]) -> Step:
+    return Step("update_memories", {"namespace": namespace, "updates": updates})
+
+
+def supersede_memories(*, namespace: str, changes: list[dict[str, Any]]) -> Step:
+    return Step("supersede_memories", {"namespace": namespace, "changes": changes})
+
+
+def link_memories(*, namespace: str, links: list[dict[str, Any]]) -> Step:
+    return Step("link_memories", {"namespace": namespace, "links": links})
+
+
+def merge_entities(
+    *, namespace: str, entities: list[dict[str, Any]], mentions: list[dict[str, Any]]
+) -> Step:
+    return Step(
+        "merge_entities", {"namespace": namespace, "entities": entities, "mentions": mentions}
+    )
+
+
+def relate_entities(*, namespace: str, relations: list[dict[str, Any]]) -> Step:
+    return Step("relate_entities", {"namespace": namespace, "relations": relations})
+
+
+def write_boxes(
+    *,
+    namespace: str,
+    boxes: list[dict[str, Any]],
+    members: list[dict[str, Any]],
+    traces: list[dict[str, Any]],
+) -> Step:
+    return Step(
+        "write_boxes",
+        {"namespace": namespace, "boxes": boxes, "members": members, "traces": traces},
+    )

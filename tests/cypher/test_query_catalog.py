@@ -30,19 +30,24 @@ def _repository_calls() -> dict[str, set[str]]:
     tree = ast.parse(REPOSITORY.read_text())
     calls: dict[str, set[str]] = {}
     for fn in tree.body:
-        if not isinstance(fn, ast.AsyncFunctionDef):
+        if not isinstance(fn, ast.AsyncFunctionDef | ast.FunctionDef):
             continue
         for node in ast.walk(fn):
-            if (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
-                and node.func.attr == "run"
-                and node.args
-                and isinstance(node.args[0], ast.Constant)
-            ):
-                name = node.args[0].value
-                assert name == fn.name, f"{fn.name} runs query {name}: names must match"
-                calls[name] = {kw.arg for kw in node.keywords if kw.arg}
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            first = node.args[0]
+            if not isinstance(first, ast.Constant):
+                continue
+            if isinstance(node.func, ast.Attribute) and node.func.attr == "run":
+                given = {kw.arg for kw in node.keywords if kw.arg}  # graph.run("q", a=..)
+            elif isinstance(node.func, ast.Name) and node.func.id == "Step":
+                params = node.args[1]  # Step("q", {"a": ...}) for a batched write
+                assert isinstance(params, ast.Dict)
+                given = {k.value for k in params.keys if isinstance(k, ast.Constant)}
+            else:
+                continue
+            assert first.value == fn.name, f"{fn.name} runs query {first.value}: names must match"
+            calls[first.value] = given
     return calls
 
 

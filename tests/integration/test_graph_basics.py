@@ -15,7 +15,7 @@ from kgmem.graph import repository
 from kgmem.graph.client import GraphClient
 from kgmem.graph.launcher import free_port
 from kgmem.graph.schema import apply_schema
-from kgmem.ingest.memory_record import memory_properties
+from kgmem.ingest.normalize import content_hash
 from kgmem.service import Kgmem
 from kgmem.settings import Settings
 
@@ -33,18 +33,44 @@ def _store(
     emb: list[float],
     entities: list[dict[str, Any]] | None = None,
 ) -> str:
-    mem = memory_properties(
-        memory_id=str(uuid.uuid4()),
-        text=text,
-        embedding=emb,
-        category="fact",
-        source="human",
-        now=datetime.now(UTC),
+    """Plant a memory with a chosen embedding (and entities) through the write queries."""
+    now = datetime.now(UTC)
+    mid = str(uuid.uuid4())
+    props = {
+        "id": mid,
+        "content": text,
+        "content_hash": content_hash(text),
+        "status": "active",
+        "category": "fact",
+        "created_at": now,
+        "embedding": emb,
+    }
+    ents = [
+        {**e, "first_token": e["normalized_name"].split()[0], "at": now, "embedding": None}
+        for e in entities or []
+    ]
+    mentions = [
+        {
+            "memory_id": mid,
+            "entity_id": e["id"],
+            "confidence": e["confidence"],
+            "at": now,
+            "surface": e["name"],
+            "resolved_by": "new",
+        }
+        for e in ents
+    ]
+    arun(
+        km.graph.write_batch(
+            [
+                repository.create_memories(
+                    namespace=ns, memories=[{"key": 0, "props": props, "episode_ids": []}]
+                ),
+                repository.merge_entities(namespace=ns, entities=ents, mentions=mentions),
+            ]
+        )
     )
-    row = arun(
-        repository.create_memory(km.graph, namespace=ns, memory=mem, entities=entities or [])
-    )
-    return str(row["id"])
+    return mid
 
 
 def test_schema_init_is_idempotent(km: Kgmem, arun: Any) -> None:
@@ -103,9 +129,11 @@ def test_personalized_pagerank_expected_top(km: Kgmem, arun: Any, namespace: str
     emb = _unit([1.0] * 384)
     now = datetime.now(UTC)
 
+    ids = {n: str(uuid.uuid4()) for n in "ABCD"}
+
     def ent(name: str) -> dict[str, Any]:
         return {
-            "id": str(uuid.uuid4()),
+            "id": ids[name],
             "name": name,
             "normalized_name": name.lower(),
             "type": "person",
@@ -113,8 +141,8 @@ def test_personalized_pagerank_expected_top(km: Kgmem, arun: Any, namespace: str
             "created_at": now,
         }
 
-    # m1 and m2 share entity A; m3 hangs off B alone; m4 shares B and C. Seeded at A, the memory
-    # reachable through A (m2, besides the seed m1) must outrank the ones reachable only via B.
+    # m1 and m2 share entity A; m2 also names B; m3 and m4 share C, m4 also names D. Seeded at
+    # m1, the memory reachable through A (m2) must outrank the unconnected m3 and m4.
     m1 = _store(km, arun, namespace, "m1", emb, [ent("A")])
     m2 = _store(km, arun, namespace, "m2", emb, [ent("A"), ent("B")])
     _store(km, arun, namespace, "m3", emb, [ent("C")])

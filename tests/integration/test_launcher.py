@@ -76,8 +76,9 @@ def test_restart_keeps_data_and_auth_is_enforced(tmp_path: Path, arun: Any) -> N
             arun(Kgmem(wrong).open())
     finally:
         stopped = _cli(settings, "db", "stop")
-        assert "stopped" in stopped.stdout
-    assert "not running" in _cli(settings, "db", "status").stdout
+        assert "stopped" in stopped.stdout, stopped.stdout + stopped.stderr
+    status = _cli(settings, "db", "status")
+    assert "not running" in status.stdout, status.stdout + status.stderr
 
     restarted = _cli(settings, "db", "start")
     assert restarted.returncode == 0, restarted.stderr + restarted.stdout

@@ -43,6 +43,11 @@ def _has_compose() -> bool:
 
 @pytest.mark.skipif(not _has_compose(), reason="docker compose plugin not installed")
 def test_docker_compose_config_validates() -> None:
-    result = subprocess.run(["docker", "compose", "config", "--quiet"], cwd=ROOT,
-                            capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        ["docker", "compose", "config", "--quiet"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr

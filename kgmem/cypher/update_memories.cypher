@@ -1,0 +1,23 @@
+// Reinforce or update existing memories (update keeps the previous text in `versions`), adding provenance.
+// params: $namespace, $updates
+UNWIND $updates AS u
+MATCH (m:Memory {id: u.id, namespace: $namespace})
+SET m.repetition_count = coalesce(m.repetition_count, 1) + 1,
+    m.last_reinforced_at = u.at,
+    m.confidence = CASE WHEN u.confidence > coalesce(m.confidence, 0.0) THEN u.confidence
+                        ELSE m.confidence END,
+    m.stability = coalesce(m.stability, 1.0) * u.stability_factor
+FOREACH (_ IN CASE WHEN u.content IS NULL OR u.content = m.content THEN [] ELSE [1] END |
+  SET m.versions = coalesce(m.versions, []) + m.content,
+      m.content = u.content, m.content_hash = u.content_hash, m.embedding = u.embedding,
+      m.modified_at = u.at)
+WITH m, u
+CALL {
+  WITH m, u
+  UNWIND u.episode_ids AS eid
+  MATCH (e:Episode {id: eid, namespace: $namespace})
+  MERGE (m)-[d:DERIVED_FROM]->(e)
+  ON CREATE SET d.created_at = u.at, d.confidence = u.similarity
+  RETURN count(d) AS linked
+}
+RETURN m.id AS id

@@ -1,0 +1,268 @@
+"""Contradiction detection for the write gate: does a new statement contradict a stored one?
+
+``detect_contradiction(new, old)`` returns a ``ContradictionCheck`` (the kind and the old → new
+evidence) or ``None``. Checks run most specific first: a **negation** flip ("likes" vs "doesn't
+like", "loves" vs "hates", "stopped ..."), a changed **date**, a changed **number**, a **value
+change** (same subject and single-valued predicate — "X's favourite colour is", "lives in",
+"works at", "prefers", "is named", "was born" — with a different value), and a **correction**
+(a cue such as "actually" / "no longer", or ``new_is_correction``, with something replaced).
+Each kind except value change also needs the rest of the two texts to be about the same thing
+(stem overlap ≥ ``SAME_TOPIC_JACCARD``); a value change needs identical subjects. Refinements
+("lives in Paris" → "lives in Paris, France") and additions ("also", "too") are not
+contradictions. Pure regex and token logic, no model; the caller (the gate) has already picked
+neighbours that are close (seed 002's cosine ≥ 0.6 window) and share an entity.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from kgmem.ingest.synthesis import STOPWORDS, is_specific, stem, tokens, words
+
+# The rest of two texts counts as "about the same thing" at this stem Jaccard (seed 002's
+# DEDUP_JACCARD_PREFILTER, 0.50, is the same test used as a dedup pre-filter).
+SAME_TOPIC_JACCARD = 0.5
+
+
+class ContradictionKind(StrEnum):
+    VALUE_CHANGE = "value_change"
+    NEGATION = "negation"
+    NUMBER_CHANGE = "number_change"
+    DATE_CHANGE = "date_change"
+    CORRECTION = "correction"
+
+
+@dataclass(frozen=True)
+class ContradictionCheck:
+    """Why two statements conflict: the kind, the old and new sides, and the cue if any."""
+
+    kind: ContradictionKind
+    evidence: tuple[str, str]  # (old side, new side), e.g. ("blue", "green")
+    cue: str = ""  # the negation or correction word that signalled it
+
+    def describe(self) -> str:
+        old, new = self.evidence
+        cue = f" (cue {self.cue!r})" if self.cue and self.cue not in self.evidence else ""
+        return f"{self.kind.value}: {old or '-'} → {new or '-'}{cue}"
+
+
+_FULL_MONTHS = words(
+    "January February March April May June July August September October November December"
+)
+_MONTH_KEY = {m.casefold(): m[:3].casefold() for m in _FULL_MONTHS} | {"sept": "sep"}
+_FULL = "|".join(_FULL_MONTHS)
+_ABBR = "Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec"
+_DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+# Month names only in title case ("may" is a verb, "Jan" a name unless a day number follows).
+_DATE_RE = re.compile(
+    r"\b\d{4}-\d{1,2}-\d{1,2}\b"
+    r"|\b\d{1,2}/\d{1,2}/\d{2,4}\b"
+    rf"|\b(?:{_FULL}|(?:{_ABBR})\.?)\s+{_DAY}(?:,?\s+\d{{4}})?\b"
+    rf"|\b{_DAY}\s+(?:of\s+)?(?:{_FULL}|(?:{_ABBR})\b\.?)(?:,?\s+\d{{4}})?"
+    rf"|\b(?:{_FULL})(?:\s+\d{{4}})?\b"
+    r"|\b(?:1[89]|20)\d{2}s?\b"
+    r"|\b(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b"
+)
+_NUMBER_RE = re.compile(r"\b\d+(?:[.,:]\d+)*\b")
+_UNITS = words(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty"
+)
+_TENS = words("thirty forty fifty sixty seventy eighty ninety")
+_NUMBER_WORDS: dict[str, str] = {w: str(i) for i, w in enumerate(_UNITS)} | {
+    w: str(10 * i) for i, w in enumerate(_TENS, 3)
+}
+
+_NEGATORS = frozenset(
+    words(
+        "not no never nobody nothing none neither nor cannot dont doesnt didnt isnt wasnt arent "
+        "werent cant wont havent hasnt hadnt shouldnt wouldnt couldnt"
+    )
+)
+_STOP_VERBS = frozenset({"stop", "quit"})  # "stopped playing guitar" negates "plays guitar"
+
+
+def _inflections(base: str) -> set[str]:
+    root = base[:-1] if base.endswith("e") else base
+    return {base, base + "s", root + "ed", root + "ing"}
+
+
+# Antonyms that carry a negation: "dislikes jazz" is "not likes jazz".
+_ANTONYMS: dict[str, str] = {
+    form: stem(positive)
+    for negative, positive in (
+        ("dislike", "like"),
+        ("hate", "love"),
+        ("detest", "love"),
+        ("loathe", "love"),
+        ("disagree", "agree"),
+        ("distrust", "trust"),
+    )
+    for form in _inflections(negative)
+} | {"unhappy": stem("happy"), "unable": stem("able"), "unmarried": stem("married")}
+
+# Single-valued predicates: a second value replaces the first. Longer forms come first so "is
+# called" wins over "is" at the same position; the group name is the canonical predicate.
+_PREDICATE_RE = re.compile(
+    r"\b(?:(?P<live_in>(?:lives?|lived|living|resides?|resided) in|(?:moved|relocated) to)"
+    r"|(?P<work_at>(?:is |was )?(?:works?|worked|working|employed) (?:at|for|by))"
+    r"|(?P<work_as>(?:works?|worked|working) as)"
+    r"|(?P<named>(?:is |was )?(?:called|named))"
+    r"|(?P<born>(?:was )?born (?:in|on))"
+    r"|(?P<married>(?:is |was )?married to)"
+    r"|(?P<prefer>prefers?|preferred)"
+    r"|(?P<be>is|are|was|were|am))\b",
+    re.IGNORECASE,
+)
+_VALUE_END_RE = re.compile(r"[.;!?]|\s(?:but|because|since|although|though|while)\s")
+_CORRECTION_RE = re.compile(
+    r"\b(?:actually|correction|i meant|meant to say|mistaken|(?:was|were|is) wrong|incorrect"
+    r"|not correct|should (?:be|have been)|no longer|not anymore|anymore|any more|instead"
+    r"|rather than|changed|switched)\b",
+    re.IGNORECASE,
+)
+_ADDITIVE_RE = re.compile(
+    r"\b(?:also|too|as well|in addition|additionally|another)\b", re.IGNORECASE
+)
+# Words that frame a statement without being part of its subject ("Actually, now X is ...").
+_FILLER = frozenset(
+    stem(w)
+    for w in words(
+        "actually now currently still really no well oh correction update sorry meant "
+        "think guess anymore longer instead"
+    )
+)
+
+
+def detect_contradiction(
+    new: str, old: str, *, new_is_correction: bool = False
+) -> ContradictionCheck | None:
+    """The first contradiction found between ``new`` and ``old`` (see module doc), or None."""
+    new_dates, old_dates = _dates(new), _dates(old)
+    new_nums, old_nums = _numbers(new), _numbers(old)
+    new_core, new_neg = _core(new)
+    old_core, old_neg = _core(old)
+    same_topic = _jaccard(new_core, old_core) >= SAME_TOPIC_JACCARD
+    if same_topic and bool(new_neg) != bool(old_neg):
+        sides = (old_neg or "affirmative", new_neg or "affirmative")
+        return ContradictionCheck(ContradictionKind.NEGATION, sides, new_neg or old_neg)
+    if same_topic and _changed(old_dates, new_dates):
+        return ContradictionCheck(ContradictionKind.DATE_CHANGE, _sides(old_dates, new_dates))
+    if same_topic and _changed(old_nums, new_nums):
+        return ContradictionCheck(ContradictionKind.NUMBER_CHANGE, _sides(old_nums, new_nums))
+    value = _value_change(new, old)
+    if value is not None:
+        return ContradictionCheck(ContradictionKind.VALUE_CHANGE, value)
+    cue = _CORRECTION_RE.search(new)
+    if not (cue or new_is_correction) or (_ADDITIVE_RE.search(new) and not new_is_correction):
+        return None
+    gone, added = old_core - new_core - _FILLER, new_core - old_core - _FILLER
+    if gone and added and old_core & new_core:
+        evidence = (_surface(old, gone), _surface(new, added))
+        return ContradictionCheck(ContradictionKind.CORRECTION, evidence, cue[0] if cue else "")
+    return None
+
+
+def _dates(text: str) -> list[str]:
+    return _unique(_canonical_date(m.group(0)) for m in _DATE_RE.finditer(text))
+
+
+def _canonical_date(span: str) -> str:
+    parts = re.findall(r"[A-Za-z]+|\d+", span)
+    if re.fullmatch(r"\d{4}-\d{1,2}-\d{1,2}", span):
+        y, m, d = (int(p) for p in parts)
+        name = _FULL_MONTHS[m - 1][:3].casefold() if 1 <= m <= 12 else str(m)
+        return f"{y}-{name}-{d}"
+    words = [p.casefold() for p in parts if p.casefold() not in {"st", "nd", "rd", "th", "of"}]
+    year = [w for w in words if w.isdigit() and len(w) == 4]
+    month = [_MONTH_KEY.get(w, w[:3]) for w in words if w.isalpha() and w in _MONTH_KEY]
+    day = [str(int(w)) for w in words if w.isdigit() and len(w) <= 2]
+    rest = [w for w in words if w.isalpha() and w not in _MONTH_KEY]  # weekdays, "1990s"
+    return "-".join(year + month + day + [w.removesuffix("s") for w in rest]) or span.casefold()
+
+
+def _numbers(text: str) -> list[str]:
+    blanked = _DATE_RE.sub(" ", text)
+    found = [m.group(0).replace(",", "") for m in _NUMBER_RE.finditer(blanked)]
+    found = [n.rstrip("0").rstrip(".") if "." in n else n for n in found]
+    found += [_NUMBER_WORDS[t.casefold()] for t in tokens(blanked) if t.casefold() in _NUMBER_WORDS]
+    return _unique(found)
+
+
+def _core(text: str) -> tuple[frozenset[str], str]:
+    """Content stems without dates, numbers and negation, and the negation cue (or "")."""
+    blanked = _NUMBER_RE.sub(" ", _DATE_RE.sub(" ", text))
+    core: set[str] = set()
+    cues: list[str] = []
+    for token in tokens(blanked):
+        folded = token.casefold().replace("’", "'")
+        if folded in _NEGATORS or folded.endswith("n't") or stem(token) in _STOP_VERBS:
+            cues.append(token)
+        elif folded in _ANTONYMS:
+            cues.append(token)
+            core.add(_ANTONYMS[folded])
+        elif folded not in STOPWORDS and folded not in _NUMBER_WORDS:
+            core.add(stem(token))
+    return frozenset(core - _FILLER), " ".join(_unique(cues))
+
+
+def _value_change(new: str, old: str) -> tuple[str, str] | None:
+    new_split, old_split = _split_predicate(new), _split_predicate(old)
+    if new_split is None or old_split is None:
+        return None
+    (new_pred, new_head, new_value), (old_pred, old_head, old_value) = new_split, old_split
+    if new_pred != old_pred or new_head != old_head:
+        return None
+    new_stems, old_stems = _stems(new_value), _stems(old_value)
+    if not new_stems or not old_stems or new_stems <= old_stems or old_stems <= new_stems:
+        return None  # a refinement ("Paris" -> "Paris, France"), not a change
+    return old_value, new_value
+
+
+def _split_predicate(text: str) -> tuple[str, frozenset[str], str] | None:
+    """(canonical predicate, subject stems, value text) for the first single-valued predicate."""
+    match = _PREDICATE_RE.search(text)
+    if match is None or match.lastgroup is None:
+        return None
+    head_tokens = [t for t in tokens(text[: match.start()]) if t.casefold() not in STOPWORDS]
+    head = frozenset(stem(t) for t in head_tokens) - _FILLER
+    # "X is Y" is single-valued only for an attribute ("favourite colour", "birthday"), not for
+    # a bare name: "Caroline is a nurse" and "Caroline is a mother" are both true.
+    attribute = [t for t in head_tokens if not is_specific(t) and stem(t) not in _FILLER]
+    if not head or (match.lastgroup == "be" and not attribute):
+        return None
+    rest = text[match.end() :]
+    end = _VALUE_END_RE.search(rest)
+    value = tokens(rest[: end.start()] if end else rest)
+    while value and stem(value[-1]) in _FILLER:  # "... is green now" -> "green"
+        value.pop()
+    return match.lastgroup, head, " ".join(value)
+
+
+def _stems(text: str) -> frozenset[str]:
+    return frozenset(stem(t) for t in tokens(text) if t.casefold() not in STOPWORDS)
+
+
+def _changed(old: list[str], new: list[str]) -> bool:
+    """Each side has a value the other lacks (a value only added or only dropped is not one)."""
+    return bool(set(old) - set(new)) and bool(set(new) - set(old))
+
+
+def _sides(old: list[str], new: list[str]) -> tuple[str, str]:
+    return " ".join(v for v in old if v not in new), " ".join(v for v in new if v not in old)
+
+
+def _surface(text: str, stems: frozenset[str]) -> str:
+    return " ".join(_unique(t for t in tokens(text) if stem(t) in stems))
+
+
+def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    union = a | b
+    return len(a & b) / len(union) if union else 0.0
+
+
+def _unique(items: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(items))

@@ -1,0 +1,103 @@
+"""Validate observed turns and turn them into ``:Episode`` property maps (durable intake).
+
+Pure. ``check_turn`` refuses a bad turn with ``InvalidInput`` before anything is written.
+``episode_id`` is derived from the namespace and the turn's identity (session, caller turn id,
+role, speaker, time and text), so observing the same turn twice names the same episode and the
+intake MERGE makes it a no-op: observation is idempotent. ``episode_properties`` keeps the
+caller's own timestamp — an old conversation keeps its dates.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+from kgmem.errors import InvalidInput
+from kgmem.records import Turn
+from kgmem.validation import check_text
+
+ROLES = frozenset({"user", "assistant", "system", "tool"})
+_ID_RE = re.compile(r"^[\w.:\-@/ ]{1,128}$")
+MAX_SPEAKER_CHARS = 200
+
+
+def _check_id(value: object, what: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not _ID_RE.match(value):
+        raise InvalidInput(f"{what} must be 1-128 letters, digits or '_.:-@/ ', got {value!r}")
+    return value
+
+
+def as_utc(value: object, what: str = "at") -> datetime:
+    """An aware UTC datetime from a datetime (naive = UTC) or an ISO-8601 string."""
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            raise InvalidInput(f"{what} is not an ISO-8601 timestamp: {value!r}") from None
+    if not isinstance(value, datetime):
+        raise InvalidInput(f"{what} must be a datetime or ISO-8601 string, got {value!r}")
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def check_turn(turn: object, *, now: datetime, limit: int = 8192) -> Turn:
+    """A clean copy of a caller's turn, or InvalidInput naming what is wrong."""
+    if not isinstance(turn, Turn):
+        raise InvalidInput(f"a turn must be a Turn record, got {type(turn).__name__}")
+    role = turn.role
+    if role not in ROLES:
+        raise InvalidInput(f"role must be one of {sorted(ROLES)}, got {role!r}")
+    speaker = turn.speaker
+    if speaker is not None:
+        speaker = check_text(speaker, what="speaker", limit=MAX_SPEAKER_CHARS)
+    return Turn(
+        text=check_text(turn.text, what="turn text", limit=limit),
+        role=role,
+        speaker=speaker,
+        session_id=_check_id(turn.session_id, "session_id"),
+        at=as_utc(turn.at) if turn.at is not None else now,
+        turn_id=_check_id(turn.turn_id, "turn_id"),
+    )
+
+
+def episode_id(namespace: str, turn: Turn) -> str:
+    at = turn.at.isoformat() if turn.at else ""
+    parts = [
+        namespace,
+        turn.session_id or "",
+        turn.turn_id or "",
+        turn.role,
+        turn.speaker or "",
+        at,
+        turn.text,
+    ]
+    return hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()[:32]
+
+
+def episode_properties(namespace: str, turn: Turn, seq: int) -> dict[str, Any]:
+    return {
+        "id": episode_id(namespace, turn),
+        "session_id": turn.session_id,
+        "role": turn.role,
+        "speaker": turn.speaker,
+        "text": turn.text,
+        "at": turn.at,
+        "turn_id": turn.turn_id,
+        "seq": seq,
+    }
+
+
+def turn_of(episode: dict[str, Any]) -> Turn:
+    """The Turn an episode row (from the graph) stands for; turn_id falls back to the episode id."""
+    at = episode.get("at")
+    return Turn(
+        text=episode["text"],
+        role=episode.get("role") or "user",
+        speaker=episode.get("speaker"),
+        session_id=episode.get("session_id"),
+        at=as_utc(at) if at else None,
+        turn_id=episode["id"],
+    )

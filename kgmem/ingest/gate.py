@@ -1,0 +1,377 @@
+"""The write gate (DESIGN §4 step 5): what to do with one extracted fact, given its neighbours.
+
+``decide`` is pure and deterministic: the same candidate, neighbours (in any order), strategy and
+``now`` give the same ``GateDecision``. Only live neighbours count (active, stale or challenged,
+not past their ``valid_until``), ranked by cosine with ties broken by id. Tier 1: an exact
+content-hash match reinforces. Then the neighbours on the same subject (entity sets not
+disjoint) are visited from the top down to ``CONTRADICTION_SIM``: the first that the candidate
+contradicts (``contradiction.py``) gets the ``ConflictStrategy``; otherwise the first at ≥
+``REINFORCE_SIM`` is reinforced (tier 2) and the first at ≥ ``UPDATE_SIM`` is updated by
+write-time synthesis (tier 3; a text that adds nothing reinforces instead); else the candidate is
+created. Nothing is deleted: a superseded memory gets ``valid_until`` and a ``SUPERSEDES`` edge
+(seed 004: "never delete — invalidate"); an immutable memory is never rewritten or superseded and
+a pinned one never superseded silently — those become ``flag`` (both kept, ``CONTRADICTS``).
+``batch_dedup`` / ``group_batch`` collapse duplicates inside one batch first, keeping every turn.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from enum import StrEnum
+
+from kgmem.errors import InvalidInput
+from kgmem.ingest.contradiction import ContradictionCheck, detect_contradiction
+from kgmem.ingest.normalize import content_hash, normalize_name
+from kgmem.ingest.synthesis import (
+    MAX_SYNTHESIS_CHARS,
+    content_stems,
+    covers,
+    specifics,
+    stem,
+    synthesize,
+    synthesize_conflict,
+    tokens,
+)
+from kgmem.records import EntityMention, ExtractedFact
+from kgmem.taxonomy import Category, ConflictStrategy, MemoryRelation, Status, parse_enum
+
+# Seed 003's three-tier dedup, as DESIGN §4 step 5 fixes it: ≥ 0.95 is a semantic duplicate;
+# 0.85-0.95 a near-duplicate to merge (0.85 is also seed 002's DEDUP_COSINE_SIM).
+REINFORCE_SIM = 0.95
+UPDATE_SIM = 0.85
+# Contradictions are looked for from seed 002's PROXY_DEDUP_SIM (0.60), just above its reconcile
+# window's floor (0.55): related enough to be about the same thing, far below a duplicate.
+CONTRADICTION_SIM = 0.60
+_EPS = 1e-9  # a cosine of 0.95 computed as 0.9499999999 is still 0.95
+
+# Statuses a new fact can duplicate or contradict; superseded/merged/archived ones are history.
+LIVE_STATUSES: frozenset[str] = frozenset({Status.ACTIVE, Status.STALE, Status.CHALLENGED})
+
+
+class GateAction(StrEnum):
+    CREATE = "create"  # store the candidate as a new memory
+    REINFORCE = "reinforce"  # bump the target's access/stability; store nothing new
+    UPDATE = "update"  # rewrite the target's content to merged_content
+    SUPERSEDE = "supersede"  # store the candidate; one side gets valid_until + SUPERSEDES
+    FLAG = "flag"  # store the candidate beside the target, CONTRADICTS edge, supersede nothing
+    SKIP = "skip"  # store no memory (the episode still holds the statement)
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    """An existing memory near a candidate, as the orchestrator read it from the graph."""
+
+    memory_id: str
+    content: str
+    content_hash: str
+    similarity: float  # cosine to the candidate, 0..1
+    category: str = Category.FACT
+    status: str = Status.ACTIVE
+    valid_from: datetime | None = None
+    valid_until: datetime | None = None
+    entities: tuple[str, ...] = ()  # normalised entity names
+    importance: float = 0.5
+    utility: float = 0.5
+    confidence: float = 0.5
+    pinned: bool = False
+    immutable: bool = False
+    created_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class GateDecision:
+    """What the orchestrator must write for one candidate, and why.
+
+    ``relation`` is the edge between the new memory and ``target_id``: new ``SUPERSEDES`` target,
+    or — when ``candidate_is_history`` (the candidate is older than the stored fact) — target
+    ``SUPERSEDES`` new, and the new memory is stored already superseded with ``valid_until =
+    new_valid_until``. ``CONTRADICTS`` for a flag, ``ELABORATES`` for a detail stored beside an
+    immutable memory. ``old_valid_until`` is set on the target when it is superseded.
+    """
+
+    action: GateAction
+    target_id: str | None
+    reason: str
+    similarity: float = 0.0
+    merged_content: str | None = None
+    contradiction: bool = False
+    conflict: ContradictionCheck | None = None
+    strategy: ConflictStrategy | None = None
+    old_valid_until: datetime | None = None
+    candidate_is_history: bool = False
+    new_valid_until: datetime | None = None
+    relation: MemoryRelation | None = None
+
+
+def decide(
+    candidate: ExtractedFact,
+    candidate_hash: str,
+    candidate_entities: frozenset[str],
+    neighbours: Sequence[Neighbour],
+    strategy: ConflictStrategy,
+    now: datetime,
+) -> GateDecision:
+    """Gate one candidate against its neighbours (see module doc)."""
+    strategy = parse_enum(ConflictStrategy, strategy, "conflict strategy")
+    now = _utc(now)
+    live = sorted((n for n in neighbours if _is_live(n, now)), key=_rank)
+    for n in live:  # tier 1, seed 003: same SHA-256 of the normalised text
+        if n.content_hash == candidate_hash:
+            return GateDecision(
+                GateAction.REINFORCE, n.memory_id, "exact content hash match", _sim(n)
+            )
+    subject = frozenset(normalize_name(e) for e in candidate_entities) - {""}
+    # About someone else (disjoint entities): never a duplicate, never a contradiction.
+    same = [n for n in live if _same_subject(subject, n)]
+    is_correction = candidate.category == Category.CORRECTION
+    for n in same:
+        sim = _sim(n)
+        if sim < CONTRADICTION_SIM - _EPS:
+            break  # ranked by cosine: nothing further can contradict or duplicate
+        conflict = detect_contradiction(
+            candidate.content, n.content, new_is_correction=is_correction
+        )
+        if conflict is not None:
+            return _resolve(candidate, n, conflict, strategy, now)
+        if sim >= REINFORCE_SIM - _EPS:
+            reason = f"cosine {_fmt(sim)} ≥ {REINFORCE_SIM} (semantic duplicate)"
+            return GateDecision(GateAction.REINFORCE, n.memory_id, reason, sim)
+        if sim >= UPDATE_SIM - _EPS:
+            return _update(candidate, n)
+    if not same:
+        return GateDecision(GateAction.CREATE, None, "no live neighbour on the same subject")
+    best = _sim(same[0])
+    reason = f"no near neighbour (best cosine {_fmt(best)} < {UPDATE_SIM}) and no contradiction"
+    return GateDecision(GateAction.CREATE, None, reason, best)
+
+
+def _update(candidate: ExtractedFact, n: Neighbour) -> GateDecision:
+    sim = _sim(n)
+    window = f"cosine {_fmt(sim)} in [{UPDATE_SIM}, {REINFORCE_SIM})"
+    if covers(n.content, candidate.content):  # seed 003: a subset adds nothing, skip it
+        reason = f"{window}, the new text adds nothing"
+        return GateDecision(GateAction.REINFORCE, n.memory_id, reason, sim)
+    merged = synthesize(n.content, candidate.content)
+    if n.immutable or not covers(merged, candidate.content):
+        why = "immutable memory is never rewritten" if n.immutable else "merge too long"
+        reason = f"{window}, {why}: stored beside it"
+        return GateDecision(
+            GateAction.CREATE, n.memory_id, reason, sim, relation=MemoryRelation.ELABORATES
+        )
+    reason = f"{window}: write-time synthesis"
+    return GateDecision(GateAction.UPDATE, n.memory_id, reason, sim, merged_content=merged)
+
+
+def _resolve(
+    candidate: ExtractedFact,
+    n: Neighbour,
+    conflict: ContradictionCheck,
+    strategy: ConflictStrategy,
+    now: datetime,
+) -> GateDecision:
+    """Seed 003's five strategies; seed 004's truth anchors turn a forbidden change into a flag."""
+    sim = _sim(n)
+    why = f"contradicts {n.memory_id} ({conflict.describe()}, cosine {_fmt(sim)}); {strategy}"
+
+    base = GateDecision(
+        GateAction.FLAG, n.memory_id, why, sim, contradiction=True, conflict=conflict,
+        strategy=strategy, relation=MemoryRelation.CONTRADICTS,
+    )  # fmt: skip
+
+    def flag(reason: str) -> GateDecision:
+        return replace(base, reason=f"{why}: {reason}")
+
+    if strategy == ConflictStrategy.KEEP_EXISTING:
+        reason = f"{why}: the stored memory stays, the episode keeps the new one"
+        return replace(base, action=GateAction.SKIP, reason=reason, relation=None)
+    if strategy == ConflictStrategy.ASK:
+        return flag("both kept until resolved")
+    if strategy == ConflictStrategy.MERGE:
+        if n.immutable:
+            return flag("immutable memory is never rewritten, both kept")
+        merged = synthesize_conflict(n.content, candidate.content)
+        if not covers(merged, candidate.content):
+            return flag(f"merge would exceed {MAX_SYNTHESIS_CHARS} chars, both kept")
+        reason = f"{why}: merged into one memory"
+        return replace(
+            base, action=GateAction.UPDATE, reason=reason, merged_content=merged, relation=None
+        )
+    started = _utc_or_none(n.valid_from or n.created_at)
+    said = _utc_or_none(candidate.valid_from) or now
+    if strategy == ConflictStrategy.TEMPORAL and started is not None and said < started:
+        # The candidate describes an earlier state: keep it as history, superseded by the stored
+        # fact from the moment that one became true; the stored memory is not touched.
+        return replace(
+            base,
+            action=GateAction.SUPERSEDE,
+            reason=f"{why}: the stored fact is newer (valid from {started.isoformat()}), "
+            "the candidate is kept as history",
+            candidate_is_history=True,
+            new_valid_until=started,
+            relation=MemoryRelation.SUPERSEDES,
+        )
+    if n.immutable or n.pinned:
+        anchor = "immutable" if n.immutable else "pinned"
+        return flag(f"{anchor} memory is never superseded silently, both kept")
+    until = said if started is None or said >= started else max(now, started)
+    if n.valid_until is not None:
+        until = min(until, _utc(n.valid_until))  # never extend a validity that already ends
+    wins = "the newer fact wins" if strategy == ConflictStrategy.TEMPORAL else "the new fact wins"
+    return replace(
+        base,
+        action=GateAction.SUPERSEDE,
+        reason=f"{why}: {wins}, the stored one is valid until {until.isoformat()}",
+        old_valid_until=until,
+        relation=MemoryRelation.SUPERSEDES,
+    )
+
+
+def _is_live(n: Neighbour, now: datetime) -> bool:
+    return n.status in LIVE_STATUSES and (n.valid_until is None or _utc(n.valid_until) > now)
+
+
+def _same_subject(subject: frozenset[str], n: Neighbour) -> bool:
+    theirs = frozenset(normalize_name(e) for e in n.entities) - {""}
+    return not subject or not theirs or bool(subject & theirs)
+
+
+def _sim(n: Neighbour) -> float:
+    value = float(n.similarity)
+    return 0.0 if math.isnan(value) else min(1.0, max(0.0, value))
+
+
+def _rank(n: Neighbour) -> tuple[float, str, str]:
+    return (-_sim(n), n.memory_id, repr(n))
+
+
+def _fmt(sim: float) -> str:
+    return f"{sim:.4f}".rstrip("0").rstrip(".")
+
+
+def _utc(when: datetime) -> datetime:
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)  # naive means UTC
+
+
+def _utc_or_none(when: datetime | None) -> datetime | None:
+    return None if when is None else _utc(when)
+
+
+# --- Duplicates inside one batch ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BatchGroup:
+    """Candidates of one batch collapsed into one: the merged fact, the input indices it stands
+    for, and the index whose text (and embedding) it carries."""
+
+    fact: ExtractedFact
+    members: tuple[int, ...]
+    representative: int
+
+
+def group_batch(
+    candidates: Sequence[ExtractedFact],
+    *,
+    embeddings: Sequence[Sequence[float]] | None = None,
+) -> list[BatchGroup]:
+    """Collapse duplicates within one batch, in first-seen order (see ``batch_dedup``)."""
+    if embeddings is not None and len(embeddings) != len(candidates):
+        raise InvalidInput(f"{len(embeddings)} embeddings for {len(candidates)} candidates")
+    groups: list[BatchGroup] = []
+    for index, fact in enumerate(candidates):
+        current, position = BatchGroup(fact, (index,), index), len(groups)
+        while True:  # a merge can make the survivor a duplicate of another group: repeat
+            match = next(
+                (k for k, g in enumerate(groups) if _batch_duplicates(g, current, embeddings)),
+                None,
+            )
+            if match is None:
+                break
+            current = _merge_groups(groups.pop(match), current)
+            position = min(position, match)
+        groups.insert(position, current)
+    return groups
+
+
+def batch_dedup(
+    candidates: Sequence[ExtractedFact],
+    *,
+    embeddings: Sequence[Sequence[float]] | None = None,
+) -> list[ExtractedFact]:
+    """The batch without duplicates, so one batch never creates two copies of a memory.
+
+    Duplicates are the same normalised text (tier 1), the same words up to case, punctuation,
+    articles and inflection, or — with ``embeddings`` — cosine ≥ ``REINFORCE_SIM`` where one text
+    covers every specific of the other and they do not contradict. The survivor keeps the richer
+    text and the union of source_turn_ids, entities, relations and tags (every turn stays
+    traceable). Idempotent: ``batch_dedup(batch_dedup(x)) == batch_dedup(x)``.
+    """
+    return [group.fact for group in group_batch(candidates, embeddings=embeddings)]
+
+
+def _batch_duplicates(
+    a: BatchGroup, b: BatchGroup, embeddings: Sequence[Sequence[float]] | None
+) -> bool:
+    x, y = a.fact.content, b.fact.content
+    if content_hash(x) == content_hash(y) or _word_key(x) == _word_key(y):
+        return True
+    if embeddings is None:
+        return False
+    if _cosine(embeddings[a.representative], embeddings[b.representative]) < REINFORCE_SIM - _EPS:
+        return False
+    if detect_contradiction(x, y) is not None or detect_contradiction(y, x) is not None:
+        return False
+    return covers(x, y) or covers(y, x)
+
+
+def _merge_groups(a: BatchGroup, b: BatchGroup) -> BatchGroup:
+    """``a`` came first in the batch; the survivor's text is the one that covers the other's
+    specifics (then the one with more specifics, then more content words, then the earlier)."""
+    x, y = a.fact.content, b.fact.content
+    b_wins = _richness(y, x) > _richness(x, y)
+    keep, other = (b, a) if b_wins else (a, b)
+    members = tuple(sorted(a.members + b.members))
+    return BatchGroup(_merge_facts(keep.fact, other.fact), members, keep.representative)
+
+
+def _richness(text: str, other: str) -> tuple[bool, int, int]:
+    return covers(text, other), len(specifics(text)), len(content_stems(text))
+
+
+def _merge_facts(keep: ExtractedFact, other: ExtractedFact) -> ExtractedFact:
+    extra: dict[str, EntityMention] = {}
+    known = {normalize_name(e.name) for e in keep.entities}
+    for e in other.entities:  # its spans point into the other text, so they lose their offsets
+        if normalize_name(e.name) not in known:
+            extra.setdefault(normalize_name(e.name), replace(e, start=-1, end=-1))
+    vivid = other if other.arousal > keep.arousal else keep  # emotion of the more aroused telling
+    starts = [_utc(t) for t in (keep.valid_from, other.valid_from) if t is not None]
+    return replace(
+        keep,
+        confidence=max(keep.confidence, other.confidence),
+        entities=keep.entities + tuple(extra.values()),
+        relations=tuple(dict.fromkeys(keep.relations + other.relations)),
+        valid_from=min(starts) if starts else None,  # true since it was first said to be
+        valid_until=keep.valid_until if keep.valid_until is not None else other.valid_until,
+        valence=vivid.valence,
+        arousal=vivid.arousal,
+        emotion=vivid.emotion,
+        source_turn_ids=tuple(dict.fromkeys(keep.source_turn_ids + other.source_turn_ids)),
+        tags=tuple(dict.fromkeys(keep.tags + other.tags)),
+    )
+
+
+_ARTICLES = frozenset({"a", "an", "the"})
+
+
+def _word_key(text: str) -> tuple[str, ...]:
+    return tuple(stem(t) for t in tokens(text) if t.casefold() not in _ARTICLES)
+
+
+def _cosine(u: Sequence[float], v: Sequence[float]) -> float:
+    dot = sum(a * b for a, b in zip(u, v, strict=False))
+    norm = math.sqrt(sum(a * a for a in u)) * math.sqrt(sum(b * b for b in v))
+    return dot / norm if norm else 0.0

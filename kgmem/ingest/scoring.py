@@ -1,0 +1,334 @@
+"""Write-path scoring (DESIGN §4 step 6): importance, surprise, confidence, trust, tagging.
+
+Contract: every function here is pure, reads no clock and does no I/O; scores are floats in
+[0, 1] and bad input (NaN, a channel outside [0, 1], a naive datetime) raises ``InvalidInput``.
+``importance`` is seed 004's 4-channel composite (novelty 0.25, arousal 0.30, reward 0.25,
+attention 0.20) times an encoding boost in [0.7, 1.3], clamped to [0, 1]; ``priority`` buckets
+it. ``novelty_from_similarity`` is seed 004's prediction error (1 − closest cosine) and
+``surprise`` seed 001's k-NN distance (1 − mean of the top-k cosines). ``confidence_tier`` splits
+confidence at seed 000's 0.40 (speculative) and seed 004's 0.70 (injection gate), and
+``source_trust`` is seed 001's human 1.0 / agent 0.7 / ingest 0.5. ``score_candidate`` combines
+them into one ``WriteScores``, applying seed 004's flashbulb rule (arousal ≥ 0.8 → pinned,
+importance ≥ 0.9, stability ×1.5). ``tag_and_capture`` is seed 004's synaptic tagging and
+capture: weak memories get a 4-hour tag, a strong memory in the same session captures the live
+tags (their memories get stability ×1.3), expired tags are dropped.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import NamedTuple
+
+from kgmem.errors import InvalidInput
+from kgmem.ingest.emotion import FLASHBULB_AROUSAL, Emotion, apply_flashbulb
+
+# --- Importance (seed 004, "4-channel importance") ---------------------------------------------
+
+NOVELTY_WEIGHT = 0.25
+AROUSAL_WEIGHT = 0.30
+REWARD_WEIGHT = 0.25
+ATTENTION_WEIGHT = 0.20
+ENCODING_BOOST_MIN, ENCODING_BOOST_MAX = 0.7, 1.3
+
+# Seed 004's priority levels: critical ≥ 0.8, high ≥ 0.6, normal ≥ 0.4, low below.
+PRIORITY_LEVELS: tuple[tuple[float, str], ...] = (
+    (0.8, "critical"),
+    (0.6, "high"),
+    (0.4, "normal"),
+)
+
+# Seed 001: at write time a memory is compared with its k = 5 nearest stored memories; a novel one
+# gains up to +0.3 importance, a redundant one loses importance. kgmem makes the adjustment
+# linear and symmetric around surprise 0.5: +0.3 at surprise 1.0, −0.3 at surprise 0.0.
+SURPRISE_K = 5
+SURPRISE_MAX_BOOST = 0.3
+
+# Seed 004: utility starts at the 0.5 neutral prior that its decay drifts back towards; the reward
+# and attention channels default to the same "no evidence either way" value.
+NEUTRAL_PRIOR = 0.5
+
+# --- Confidence and trust ----------------------------------------------------------------------
+
+# Seed 000: confidenceTier speculative below 0.40 (auto-expires after 30 days unconfirmed).
+# Seed 004's confidence-gated injection draws its next line at 0.70 (full injection above it).
+SPECULATIVE_BELOW = 0.40
+CONFIDENT_FROM = 0.70
+
+# Seed 001's source trust. Other seeds' source vocabularies (seed 000's extraction | consolidation
+# | replay | manual, seed 004's writeSource and dataSource) are aliases onto these three.
+SOURCE_TRUST: dict[str, float] = {"human": 1.0, "agent": 0.7, "ingest": 0.5}
+_SOURCE_ALIASES: dict[str, str] = {
+    "user": "human",
+    "manual": "human",
+    "user_message": "human",
+    "ai": "agent",
+    "assistant": "agent",
+    "assistant_message": "agent",
+    "llm": "agent",
+    "consolidation": "agent",
+    "dream": "agent",
+    "formation": "agent",
+    "extraction": "ingest",  # seed 001: auto-extracted memories decay 3x faster than human ones
+    "observer": "ingest",
+    "replay": "ingest",
+    "import": "ingest",
+    "system": "ingest",
+    "federation": "ingest",
+    "unknown": "ingest",
+}
+# A source nobody named is trusted no more than bulk ingest.
+UNKNOWN_SOURCE_TRUST = SOURCE_TRUST["ingest"]
+
+# --- Synaptic tagging and capture (seed 004) ---------------------------------------------------
+
+TAG_BELOW = 0.5  # importance < 0.5 is "weak": it gets a tag
+CAPTURE_FROM = 0.7  # importance ≥ 0.7 is "strong": it captures live tags in its session
+TAG_TTL = timedelta(hours=4)
+CAPTURE_STABILITY_BOOST = 1.3
+
+
+def _unit(name: str, value: float) -> float:
+    """``value`` as a float in [0, 1], or InvalidInput naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise InvalidInput(f"{name} must be a finite number in [0, 1], got {value!r}")
+    if not 0.0 <= value <= 1.0:
+        raise InvalidInput(f"{name} must be in [0, 1], got {value}")
+    return float(value)
+
+
+def _clamp01(value: float) -> float:
+    return min(1.0, max(0.0, value))
+
+
+def _aware(name: str, at: object) -> datetime:
+    # records.py promises timezone-aware UTC; naive and aware datetimes cannot be compared.
+    if not isinstance(at, datetime) or at.tzinfo is None or at.utcoffset() is None:
+        raise InvalidInput(f"{name} must be a timezone-aware datetime, got {at!r}")
+    return at
+
+
+def importance(
+    novelty: float,
+    arousal: float,
+    reward: float,
+    attention: float,
+    *,
+    encoding_boost: float = 1.0,
+) -> float:
+    """Seed 004's weighted channel sum times the encoding boost, clamped to [0, 1]."""
+    composite = (
+        _unit("novelty", novelty) * NOVELTY_WEIGHT
+        + _unit("arousal", arousal) * AROUSAL_WEIGHT
+        + _unit("reward", reward) * REWARD_WEIGHT
+        + _unit("attention", attention) * ATTENTION_WEIGHT
+    )
+    if (
+        isinstance(encoding_boost, bool)
+        or not isinstance(encoding_boost, int | float)
+        or not ENCODING_BOOST_MIN <= encoding_boost <= ENCODING_BOOST_MAX
+    ):
+        raise InvalidInput(
+            f"encoding_boost must be in [{ENCODING_BOOST_MIN}, {ENCODING_BOOST_MAX}], "
+            f"got {encoding_boost!r}"
+        )
+    return _clamp01(composite * encoding_boost)
+
+
+def priority(importance: float) -> str:
+    """Seed 004's priority level of an importance: critical, high, normal or low."""
+    value = _unit("importance", importance)
+    return next((name for floor, name in PRIORITY_LEVELS if value >= floor), "low")
+
+
+def _cosine(value: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise InvalidInput(f"a cosine similarity must be a finite number, got {value!r}")
+    # float32 embeddings give cosines a hair outside [-1, 1]; that is rounding, not bad input.
+    return min(1.0, max(-1.0, float(value)))
+
+
+def novelty_from_similarity(max_cos: float | None) -> float:
+    """Seed 004's prediction error PE = 1 − similarity to the closest stored memory.
+
+    ``None`` (nothing stored yet) is maximally novel. A negative cosine is no more novel than an
+    unrelated one, so PE is clamped to [0, 1].
+    """
+    if max_cos is None:
+        return 1.0
+    return _clamp01(1.0 - _cosine(max_cos))
+
+
+def surprise(neighbour_similarities: Sequence[float], k: int = SURPRISE_K) -> float:
+    """Seed 001's k-NN surprise: 1 − mean of the ``k`` highest cosines; 1.0 with no neighbours."""
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise InvalidInput(f"k must be a positive integer, got {k!r}")
+    cosines = sorted((_cosine(s) for s in neighbour_similarities), reverse=True)[:k]
+    if not cosines:
+        return 1.0
+    return _clamp01(1.0 - sum(cosines) / len(cosines))
+
+
+def surprise_adjustment(surprise_score: float, max_boost: float = SURPRISE_MAX_BOOST) -> float:
+    """Seed 001's importance nudge: +0.3 for a fully novel memory, −0.3 for a duplicate."""
+    return _unit("max_boost", max_boost) * (2.0 * _unit("surprise", surprise_score) - 1.0)
+
+
+def confidence_tier(conf: float) -> str:
+    """``speculative`` below 0.40 (seed 000), ``tentative`` below 0.70, else ``confident``."""
+    value = _unit("confidence", conf)
+    if value < SPECULATIVE_BELOW:
+        return "speculative"
+    return "tentative" if value < CONFIDENT_FROM else "confident"
+
+
+def source_trust(source: str) -> float:
+    """Seed 001's trust in who wrote a memory: human 1.0, agent 0.7, ingest (or unknown) 0.5."""
+    if not isinstance(source, str):
+        raise InvalidInput(f"source must be a string, got {source!r}")
+    key = source.strip().lower().replace("-", "_").replace(" ", "_")
+    return SOURCE_TRUST.get(_SOURCE_ALIASES.get(key, key), UNKNOWN_SOURCE_TRUST)
+
+
+def flashbulb(emotion: Emotion) -> Emotion:
+    """``emotion`` with its flashbulb flag set whenever arousal ≥ 0.8 (seed 004).
+
+    ``detect_emotion`` sets the flag itself; an LLM extractor's arousal or a hand-built
+    ``Emotion`` may not, and the rule must not depend on who measured the arousal.
+    """
+    if emotion.flashbulb or emotion.arousal < FLASHBULB_AROUSAL:
+        return emotion
+    return replace(emotion, flashbulb=True)
+
+
+@dataclass(frozen=True)
+class WriteScores:
+    """Everything the scoring stage decides about one memory about to be written."""
+
+    importance: float  # final: 4-channel composite + surprise nudge, then the flashbulb floor
+    base_importance: float  # the 4-channel composite alone (for the audit trail / X-ray)
+    priority: str  # critical | high | normal | low
+    novelty: float  # prediction error against the closest stored memory
+    surprise: float  # k-NN distance to the stored memories
+    confidence: float
+    confidence_tier: str  # speculative | tentative | confident
+    pinned: bool
+    flashbulb: bool
+    stability_multiplier: float  # 1.5 for a flashbulb memory, else 1.0
+    source_trust: float
+    utility: float = NEUTRAL_PRIOR
+
+
+def score_candidate(
+    *,
+    confidence: float,
+    emotion: Emotion | None = None,
+    neighbour_similarities: Sequence[float] = (),
+    reward: float = NEUTRAL_PRIOR,
+    attention: float = NEUTRAL_PRIOR,
+    encoding_boost: float = 1.0,
+    source: str = "agent",
+    pinned: bool = False,
+    k: int = SURPRISE_K,
+    surprise_boost: float = SURPRISE_MAX_BOOST,
+) -> WriteScores:
+    """Score one candidate from its confidence, emotion and cosines to its stored neighbours.
+
+    The novelty channel is the prediction error against the closest neighbour (seed 004) and the
+    arousal channel is the emotion's arousal, which already counts urgency words, exclamation
+    marks and caps (seed 004: "errors, security, deadlines"). Reward ("how useful has similar
+    information been") and attention ("how relevant to the current context") are measured by the
+    caller; without evidence they sit at the neutral 0.5. The surprise nudge (±``surprise_boost``)
+    comes on top of the composite and the flashbulb floor on top of that.
+    """
+    emo = flashbulb(emotion if emotion is not None else Emotion())
+    sims = [_cosine(s) for s in neighbour_similarities]
+    novelty = novelty_from_similarity(max(sims) if sims else None)
+    surprise_score = surprise(sims, k)
+    base = importance(novelty, emo.arousal, reward, attention, encoding_boost=encoding_boost)
+    final = apply_flashbulb(
+        _clamp01(base + surprise_adjustment(surprise_score, surprise_boost)), emo
+    )
+    conf = _unit("confidence", confidence)
+    return WriteScores(
+        importance=final,
+        base_importance=base,
+        priority=priority(final),
+        novelty=novelty,
+        surprise=surprise_score,
+        confidence=conf,
+        confidence_tier=confidence_tier(conf),
+        pinned=bool(pinned) or emo.pinned,
+        flashbulb=emo.flashbulb,
+        stability_multiplier=emo.stability_multiplier,
+        source_trust=source_trust(source),
+    )
+
+
+# --- Synaptic tagging and capture --------------------------------------------------------------
+
+
+class TagCandidate(NamedTuple):
+    """The memory just stored, as tagging sees it; a plain 4-tuple works as well."""
+
+    memory_id: str
+    importance: float
+    session_id: str | None
+    at: datetime
+
+
+@dataclass(frozen=True)
+class SynapticTag:
+    """Seed 004's tag on a weak memory: capturable by a strong one in its session until expiry."""
+
+    memory_id: str
+    session_id: str
+    tagged_at: datetime
+    ttl: timedelta = TAG_TTL
+    captured: bool = False  # true once stabilised by a strong event; never captured twice
+
+    @property
+    def expires_at(self) -> datetime:
+        return self.tagged_at + self.ttl
+
+    def live_at(self, at: datetime) -> bool:
+        """Within the TTL: tagged at or before ``at`` and expiring strictly after it."""
+        return self.tagged_at <= at < self.expires_at
+
+
+def tag_and_capture(
+    new: tuple[str, float, str | None, datetime],
+    open_tags: Sequence[SynapticTag],
+    ttl: timedelta = TAG_TTL,
+) -> tuple[tuple[SynapticTag, ...], tuple[str, ...]]:
+    """Apply seed 004's tagging and capture for one newly stored memory.
+
+    Returns ``(tags_after, captured_ids)``. Tags that have expired at ``new.at`` are dropped. If
+    the new memory is strong (importance ≥ 0.7) and has a session, every live, uncaptured tag of
+    that session is captured: its memory id is returned (the caller multiplies that memory's
+    stability by ``CAPTURE_STABILITY_BOOST``) and the tag stays, marked captured, until it expires.
+    If the new memory is weak (< 0.5) and has a session, it gets a fresh tag (replacing any older
+    tag on the same memory). A memory without a session neither tags nor captures: "the same
+    session" cannot hold for it. Tags dated after ``new.at`` (out-of-order writes) are kept but
+    not captured, since the strong event did not come after them.
+    """
+    memory_id, strength, session_id, at = new
+    if not isinstance(memory_id, str) or not memory_id:
+        raise InvalidInput(f"memory_id must be a non-empty string, got {memory_id!r}")
+    strength = _unit("importance", strength)
+    _aware("at", at)
+    if not isinstance(ttl, timedelta) or ttl <= timedelta(0):
+        raise InvalidInput(f"ttl must be a positive timedelta, got {ttl!r}")
+    kept = [tag for tag in open_tags if at < _aware("tagged_at", tag.tagged_at) + tag.ttl]
+    captured: list[str] = []
+    if session_id is not None and strength >= CAPTURE_FROM:
+        for i, tag in enumerate(kept):
+            if not tag.captured and tag.session_id == session_id and tag.live_at(at):
+                kept[i] = replace(tag, captured=True)
+                captured.append(tag.memory_id)
+    if session_id is not None and strength < TAG_BELOW:
+        kept = [tag for tag in kept if tag.memory_id != memory_id]
+        kept.append(SynapticTag(memory_id, session_id, at, ttl))
+    return tuple(kept), tuple(dict.fromkeys(captured))

@@ -1,0 +1,1 @@
+"""Test doubles shared by the test suites (fake servers, builders)."""
