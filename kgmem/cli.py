@@ -18,6 +18,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from kgmem.errors import KgmemError
+from kgmem.formats import read_jsonl_turns, read_locomo
 from kgmem.graph.launcher import LocalServer
 from kgmem.service import Kgmem
 from kgmem.settings import Settings
@@ -129,6 +130,52 @@ def remember_cmd(
 
     counts = _run(load)
     out.print(", ".join(f"{n} {action}" for action, n in sorted(counts.items())) or "nothing")
+
+
+@app.command("observe")
+def observe_cmd(
+    file: Path = typer.Argument(..., help="JSONL turns, or a LoCoMo-style JSON file."),
+    namespace: str = typer.Option(None, "--namespace", "-n", help="Namespace (default setting)."),
+    chunk: int = typer.Option(100, "--chunk", help="Turns per observe call."),
+) -> None:
+    """Observe a conversation file turn by turn, then extract whatever is still buffered."""
+    try:
+        if file.suffix == ".jsonl":
+            batches = [("", read_jsonl_turns(file))]
+        else:
+            batches = [(c.sample_id, list(c.turns)) for c in read_locomo(file)]
+    except KgmemError as exc:
+        _fail(exc)
+        return
+    total = sum(len(turns) for _, turns in batches)
+
+    async def load(km: Kgmem) -> dict[str, int]:
+        counts: dict[str, int] = {"turns": 0, "new episodes": 0}
+        with Progress(console=err, transient=True) as progress:
+            task = progress.add_task("observing", total=total)
+            for sample_id, turns in batches:
+                ns = namespace or km.settings.namespace
+                if sample_id and len(batches) > 1:
+                    ns = f"{ns}-{sample_id}"  # one namespace per conversation of a multi-file
+                for i in range(0, len(turns), max(1, chunk)):
+                    part = turns[i : i + max(1, chunk)]
+                    report = await km.observe(part, namespace=ns)
+                    counts["turns"] += len(part)
+                    counts["new episodes"] += report.new_episodes
+                    _count(counts, report.extraction)
+                    progress.advance(task, len(part))
+                _count(counts, await km.extract_pending(namespace=ns))
+        return counts
+
+    counts = _run(load)
+    out.print(", ".join(f"{n} {what}" for what, n in counts.items()))
+
+
+def _count(counts: dict[str, int], report: Any) -> None:
+    if report is None:
+        return
+    for receipt in report.receipts:
+        counts[receipt.action] = counts.get(receipt.action, 0) + 1
 
 
 @app.command("recall")

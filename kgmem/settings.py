@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 LLMLevel = Literal["off", "auto", "always"]
@@ -23,7 +23,9 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="KGMEM_", extra="ignore")
 
     # --- Neo4j connection -------------------------------------------------------------------
-    neo4j_uri: str = Field("bolt://127.0.0.1:7687", description="Bolt URI of the Neo4j server.")
+    neo4j_uri: str = Field(
+        "", description="Bolt URI of the Neo4j server (default: the local server's bolt_port)."
+    )
     neo4j_user: str = Field("neo4j", description="Neo4j user name.")
     neo4j_password: SecretStr = Field(
         SecretStr("kgmem-local-pass"), description="Neo4j password (8+ characters)."
@@ -62,6 +64,13 @@ class Settings(BaseSettings):
     # --- memory ----------------------------------------------------------------------------------
     namespace: str = Field("default", description="Namespace used when the caller names none.")
     max_content_chars: int = Field(8192, ge=1, description="Longest memory or turn accepted.")
+
+    @model_validator(mode="after")
+    def _default_uri(self) -> Settings:
+        # Without an explicit URI, talk to the local server on the configured Bolt port.
+        if not self.neo4j_uri:
+            self.neo4j_uri = f"bolt://127.0.0.1:{self.bolt_port}"
+        return self
 
     @field_validator("namespace")
     @classmethod

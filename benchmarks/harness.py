@@ -1,0 +1,95 @@
+"""Shared benchmark plumbing: a private local Neo4j + GDS, the machine description, result files.
+
+``local_stack()`` starts a fresh server through kgmem's own launcher (temporary home, free
+loopback port, auth off), yields a connected ``Kgmem`` with the schema applied, and stops the
+server afterwards — benchmarks never touch a user's database. ``machine()`` describes the box the
+figures came from; ``write_result`` stores a Markdown report (and its JSON) under
+``benchmarks/results/`` with the command and the date.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import platform
+import shlex
+import sys
+import tempfile
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from kgmem.graph.launcher import LocalServer, free_port
+from kgmem.service import Kgmem
+from kgmem.settings import Settings
+
+RESULTS = Path(__file__).resolve().parent / "results"
+LOCOMO = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo" / "locomo_dev.json"
+
+
+def machine() -> dict[str, Any]:
+    model = "unknown"
+    with contextlib.suppress(OSError), open("/proc/cpuinfo", encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    mem_gib = 0.0
+    with contextlib.suppress(OSError), open("/proc/meminfo", encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith("MemTotal"):
+                mem_gib = round(int(line.split()[1]) / 1024 / 1024, 1)
+    return {
+        "cpu": model,
+        "cores": os.cpu_count(),
+        "ram_gib": mem_gib,
+        "python": platform.python_version(),
+        "os": platform.platform(),
+    }
+
+
+def command() -> str:
+    return "python -m " + " ".join(
+        shlex.quote(a) for a in [sys.argv[0].split("/")[-1].removesuffix(".py"), *sys.argv[1:]]
+    )
+
+
+@contextlib.asynccontextmanager
+async def local_stack(heap: str = "2g", pagecache: str = "512m") -> AsyncIterator[Kgmem]:
+    with tempfile.TemporaryDirectory(prefix="kgmem-bench-") as home:
+        port = free_port()
+        settings = Settings(
+            home=Path(home),
+            bolt_port=port,
+            neo4j_uri=f"bolt://127.0.0.1:{port}",
+            neo4j_auth=False,
+            neo4j_heap=heap,
+            neo4j_pagecache=pagecache,
+            neo4j_timeout_s=120,
+        )
+        server = LocalServer(settings)
+        server.start()
+        try:
+            async with Kgmem(settings) as km:
+                await km.init_schema()
+                yield km
+        finally:
+            server.stop()
+
+
+def write_result(name: str, markdown: str, data: dict[str, Any]) -> Path:
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(UTC).strftime("%Y-%m-%d")
+    path = RESULTS / f"{name}-{stamp}.md"
+    header = (
+        f"# {name}\n\nDate: {datetime.now(UTC).isoformat(timespec='seconds')}  \n"
+        f"Command: `{command()}`  \nMachine: {json.dumps(machine())}\n\n"
+    )
+    path.write_text(header + markdown, encoding="utf-8")
+    path.with_suffix(".json").write_text(
+        json.dumps({"machine": machine(), "command": command(), **data}, indent=2, default=str),
+        encoding="utf-8",
+    )
+    return path

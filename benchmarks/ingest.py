@@ -1,0 +1,183 @@
+"""Ingest benchmark: LoCoMo dev conversations through kgmem's write path with the local engine.
+
+Reports, on a private local Neo4j: turns/s and memories/s end to end (intake + extraction +
+commit), the time split by stage (signal scan, spaCy, local extraction, embedding, gate, linking,
+Neo4j write), and the models alone on the same texts (spaCy over the turns, the embedder over
+the texts the pipeline embedded), so the share of time spent outside the models is visible.
+Optionally it measures how the gate's neighbour lookup grows with the store size.
+
+    python -m benchmarks.ingest [--conversations conv-26 conv-30] [--gate-scale 1000 10000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import time
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from benchmarks.harness import LOCOMO, local_stack, write_result
+from kgmem.formats import read_locomo
+from kgmem.graph import repository
+from kgmem.service import Kgmem
+
+STAGES = ("signal_scan", "spacy", "extract_local", "embed", "gate", "link", "neo4j_write")
+
+
+async def ingest(km: Kgmem, path: Path, conversations: list[str] | None) -> dict[str, Any]:
+    convs = [c for c in read_locomo(path) if not conversations or c.sample_id in conversations]
+    turns = sum(len(c.turns) for c in convs)
+    timings: dict[str, float] = {}
+    memories = 0
+    texts: list[str] = []
+    t_start = time.perf_counter()
+    intake = 0.0
+    for conv in convs:
+        ns = f"bench-{conv.sample_id}"
+        t0 = time.perf_counter()
+        reports = []
+        for i in range(0, len(conv.turns), 200):  # intake in chunks, as a client streams turns
+            obs = await km.observe(list(conv.turns[i : i + 200]), namespace=ns)
+            if obs.extraction is not None:  # a smart-buffer trigger fired: extraction ran too
+                reports.append(obs.extraction)
+        reports.append(await km.extract_pending(namespace=ns))
+        for report in reports:
+            for k, v in report.timings.items():
+                timings[k] = timings.get(k, 0.0) + v
+        intake += time.perf_counter() - t0 - sum(sum(r.timings.values()) for r in reports)
+        mems = await repository.find_memories(km.graph, namespace=ns, statuses=None, limit=100_000)
+        memories += len(mems)
+        texts += [m["content"] for m in mems]
+        print(f"  {conv.sample_id}: {len(conv.turns)} turns → {len(mems)} memories", flush=True)
+    total = time.perf_counter() - t_start
+    timings["intake"] = intake
+    # The models alone, on the same inputs: spaCy over the turn texts, the embedder over the
+    # memory texts (what the pipeline embeds, less the entity names and merged texts).
+    turn_texts = [t.text for c in convs for t in c.turns]
+    t0 = time.perf_counter()
+    list(km.nlp.pipeline().pipe(turn_texts))
+    spacy_alone = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    km.embedder.embed(texts)
+    embed_alone = time.perf_counter() - t0
+    return {
+        "conversations": [c.sample_id for c in convs],
+        "turns": turns,
+        "memories": memories,
+        "seconds": total,
+        "turns_per_s": turns / total,
+        "memories_per_s": memories / total,
+        "stages": timings,
+        "spacy_alone_s": spacy_alone,
+        "embed_alone_s": embed_alone,
+        "embed_alone_texts_per_s": len(texts) / embed_alone if embed_alone else 0.0,
+        "models_share": (spacy_alone + embed_alone) / total,
+    }
+
+
+async def gate_scale(km: Kgmem, sizes: list[int], texts: list[str]) -> list[dict[str, Any]]:
+    """Time the gate's neighbour lookup (64 candidates, k=10) against stores of growing size."""
+    out = []
+    base = km.embedder.embed(texts[:512])
+    rng = random.Random(1)
+    for size in sizes:
+        ns = f"gate-{size}"
+        now = datetime.now(UTC)
+        for i in range(0, size, 2000):
+            rows = []
+            for j in range(i, min(size, i + 2000)):
+                v = base[j % len(base)]
+                vec = [x + rng.gauss(0, 0.02) for x in v]
+                norm = sum(x * x for x in vec) ** 0.5
+                text = f"{texts[j % len(texts)]} (variant {j})"
+                rows.append(
+                    {
+                        "key": j,
+                        "episode_ids": [],
+                        "props": {
+                            "id": str(uuid.uuid4()),
+                            "content": text,
+                            "content_hash": f"h{j}",
+                            "status": "active",
+                            "category": "fact",
+                            "created_at": now,
+                            "embedding": [x / norm for x in vec],
+                        },
+                    }
+                )
+            await km.graph.write_batch([repository.create_memories(namespace=ns, memories=rows)])
+        items = [{"key": k, "hash": f"q{k}", "embedding": base[k]} for k in range(64)]
+        times = []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            await repository.search_memory_neighbours(km.graph, namespace=ns, items=items, k=10)
+            times.append(time.perf_counter() - t0)
+        times.sort()
+        out.append(
+            {
+                "memories": size,
+                "median_ms_per_batch_of_64": round(times[2] * 1000, 1),
+                "ms_per_candidate": round(times[2] * 1000 / 64, 2),
+            }
+        )
+        print(f"  gate lookup at {size}: {out[-1]}", flush=True)
+    return out
+
+
+def report(res: dict[str, Any], scale: list[dict[str, Any]]) -> str:
+    lines = [
+        f"Conversations: {', '.join(res['conversations'])}; {res['turns']} turns → "
+        f"{res['memories']} memories in {res['seconds']:.1f} s.",
+        "",
+        "| figure | value |",
+        "|---|---|",
+        f"| turns/s end to end | {res['turns_per_s']:.1f} |",
+        f"| memories/s end to end | {res['memories_per_s']:.1f} |",
+        f"| spaCy alone on the turns | {res['spacy_alone_s']:.1f} s |",
+        f"| embedder alone on the memory texts | {res['embed_alone_s']:.1f} s "
+        f"({res['embed_alone_texts_per_s']:.0f} texts/s) |",
+        f"| models alone / end to end | {res['models_share']:.0%} |",
+        "",
+        "| stage | seconds | share |",
+        "|---|---|---|",
+    ]
+    for stage in ("intake", *STAGES):
+        sec = res["stages"].get(stage, 0.0)
+        lines.append(f"| {stage} | {sec:.1f} | {sec / res['seconds']:.0%} |")
+    if scale:
+        lines += [
+            "",
+            "Gate neighbour lookup (64 candidates, k = 10) by store size:",
+            "",
+            "| memories | ms per batch | ms per candidate |",
+            "|---|---|---|",
+        ]
+        lines += [
+            f"| {s['memories']} | {s['median_ms_per_batch_of_64']} | {s['ms_per_candidate']} |"
+            for s in scale
+        ]
+    return "\n".join(lines) + "\n"
+
+
+async def main(args: argparse.Namespace) -> None:
+    async with local_stack() as km:
+        res = await ingest(km, Path(args.data), args.conversations)
+        scale = []
+        if args.gate_scale:
+            texts = [t.text for c in read_locomo(Path(args.data)) for t in c.turns]
+            scale = await gate_scale(km, args.gate_scale, texts)
+    path = write_result("ingest", report(res, scale), {"ingest": res, "gate_scale": scale})
+    print(report(res, scale))
+    print(f"written to {path}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", default=str(LOCOMO))
+    parser.add_argument("--conversations", nargs="*")
+    parser.add_argument("--gate-scale", nargs="*", type=int, default=[])
+    asyncio.run(main(parser.parse_args()))

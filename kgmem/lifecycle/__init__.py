@@ -1,0 +1,1 @@
+"""Lifecycle: retention, strength and state decisions (pure), and the consolidation job."""

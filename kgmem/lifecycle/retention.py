@@ -1,0 +1,344 @@
+"""Retention computed from timestamps at read time, and the state it implies (DESIGN §6).
+
+Contract: pure functions over plain values and :class:`RetentionInput` records; no clock, no I/O.
+``effective_stability`` is the memory's stability in days: seed 003's per-category base stability
+× (1 + ln(1 + access_count) × 0.5) × the memory's own stability multiplier, divided by seed 004's
+tier decay multiplier (dormant is frozen: infinite stability) and by 3 for auto-extracted memories
+(seed 001's trust-weighted decay). ``fsrs_retention`` is seed 004's FSRS-6 power law
+R = (1 + t/(9S))^(-1/0.5) and ``exp_retention`` seed 003's e^(-t/S); both are 1 at t = 0, stay in
+(0, 1] and never rise with t. ``retention`` applies one of them to a record, measuring t from its
+last access (or creation) and stopping the clock when the memory went dormant, then applies seed
+001's retention regularisation (``l2`` | ``huber`` | ``elastic``, see ``regularise_retention``).
+``state_for`` is seed 003's ACTIVE → STALE → ARCHIVED → DELETED decision at its exact thresholds,
+with pinned, immutable and protected-category exemptions. Bad input (NaN, negative counts, naive
+datetimes, unknown categories) raises ``InvalidInput``. Seed 002's kind-specific decay is an
+epoch-based *importance* decay run by consolidation, not a retention curve, so it is not here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal, get_args
+
+from kgmem.errors import InvalidInput
+from kgmem.ingest.scoring import source_trust
+from kgmem.taxonomy import (
+    ARCHIVAL_EXEMPT_CATEGORIES,
+    BASE_STABILITY_DAYS,
+    DEFAULT_TIER,
+    MIN_RETENTION_DAYS,
+    TIER_DECAY_MULTIPLIER,
+    Category,
+    Status,
+    Tier,
+    parse_enum,
+)
+
+RetentionModel = Literal["fsrs", "exp"]
+Regularisation = Literal["l2", "huber", "elastic"]
+RETENTION_MODELS: tuple[RetentionModel, ...] = get_args(RetentionModel)
+REGULARISATIONS: tuple[Regularisation, ...] = get_args(Regularisation)
+DEFAULT_RETENTION_MODEL: RetentionModel = "fsrs"  # DESIGN §6: FSRS-6 power law
+# Seed 001 defaults to huber because its base curve is exponential and huber fattens that curve's
+# tail. kgmem's base curve is FSRS-6's power law, whose tail is already heavier than any
+# exponential; huber on top would fatten it twice and move seed 003's state thresholds. So the
+# default is l2, the identity (the base curve as is); huber and elastic are opt-in settings.
+DEFAULT_REGULARISATION: Regularisation = "l2"
+
+# Seed 003: effective_stability = base × (1 + ln(1 + access_count) × 0.5).
+ACCESS_STABILITY_WEIGHT = 0.5
+# Seed 004's FSRS-6 curve: R = (1 + t / (FSRS_FACTOR × S)) ^ (-1 / FSRS_DECAY).
+FSRS_FACTOR = 9.0
+FSRS_DECAY = 0.5
+# Seed 001: "auto-extracted: 3x faster decay" than human-authored memories.
+AUTO_EXTRACTED_DECAY = 3.0
+HUMAN_TRUST = 1.0
+# Seed 004 demotes semantic -> dormant; a dormant memory's pre-freeze stretch decays at that rate.
+DORMANT_FROM_TIER = Tier.SEMANTIC
+HUBER_DELTA = 1.0  # root-loss where huber turns linear: at R = e^-1, the e-folding point
+ELASTIC_THRESHOLD = 0.05  # L1 soft threshold: retention below 5% becomes exactly 0
+_DAY_S = 86_400.0
+
+
+def _finite(name: str, value: float, *, low: float = -math.inf) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
+        raise InvalidInput(f"{name} must be a number, got {value!r}")
+    if value < low:
+        raise InvalidInput(f"{name} must be at least {low}, got {value}")
+    return float(value)
+
+
+def _unit(name: str, value: float) -> float:
+    if _finite(name, value) > 1.0 or value < 0.0:
+        raise InvalidInput(f"{name} must be in [0, 1], got {value}")
+    return float(value)
+
+
+def _count(name: str, value: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidInput(f"{name} must be a non-negative integer, got {value!r}")
+    return value
+
+
+def _aware(name: str, at: object) -> datetime:
+    # records.py promises timezone-aware UTC; naive and aware datetimes cannot be compared.
+    if not isinstance(at, datetime) or at.utcoffset() is None:
+        raise InvalidInput(f"{name} must be a timezone-aware datetime, got {at!r}")
+    return at
+
+
+def days_between(start: datetime, end: datetime) -> float:
+    """Days from ``start`` to ``end``, never negative: a timestamp ahead of ``end`` (clock skew
+    between writers) counts as no time, so it can never raise retention above 1."""
+    seconds = (_aware("end", end) - _aware("start", start)).total_seconds()
+    return max(0.0, seconds / _DAY_S)
+
+
+def is_auto_extracted(source: str) -> bool:
+    """Whether seed 001's 3× trust-weighted decay applies to a memory from ``source``.
+
+    Seed 001 splits memories into human-authored (full half-life) and auto-extracted (3× faster).
+    kgmem records who authored the content in ``source`` with seed 001's trust scale (human 1.0,
+    agent 0.7, ingest 0.5; aliases and unknown sources resolve through ``source_trust``). Only
+    full trust is human-authored: ``agent`` memories were written by a model (LLM extraction,
+    consolidation, dream synthesis) and ``ingest`` ones by bulk import, observers or replay, so
+    both are auto-extracted. An observed user turn is stored with source ``human`` (the words are
+    the user's), so it keeps the full half-life.
+    """
+    return source_trust(source) < HUMAN_TRUST
+
+
+def effective_stability(
+    category: Category | str,
+    access_count: int,
+    *,
+    stability_multiplier: float = 1.0,
+    tier: Tier | str = Tier.SEMANTIC,
+    source: str = "human",
+    pinned: bool = False,
+) -> float:
+    """Stability in days; ``math.inf`` for a dormant (frozen) memory.
+
+    The defaults (semantic tier, human source) make this exactly seed 003's formula. A pinned
+    memory still decays (seed 004 pins flashbulb memories *and* boosts their stability, so pinning
+    does not stop decay) but never faster than human-authored semantic knowledge: the working and
+    episodic accelerations and the auto-extracted penalty do not apply to it.
+    """
+    cat = parse_enum(Category, category, "category")
+    tier_ = parse_enum(Tier, tier, "tier")
+    count = _count("access_count", access_count)
+    mult = _finite("stability_multiplier", stability_multiplier)
+    if not mult > 0.0:
+        raise InvalidInput(f"stability_multiplier must be positive, got {mult}")
+    decay = TIER_DECAY_MULTIPLIER[tier_]
+    if decay == 0.0:  # seed 004: dormant = "no decay, frozen in cold storage"
+        return math.inf
+    if pinned:
+        decay = min(decay, TIER_DECAY_MULTIPLIER[Tier.SEMANTIC])
+    elif is_auto_extracted(source):
+        decay *= AUTO_EXTRACTED_DECAY
+    access_factor = 1.0 + math.log1p(count) * ACCESS_STABILITY_WEIGHT
+    return BASE_STABILITY_DAYS[cat] * access_factor * mult / decay
+
+
+def _curve_args(t_days: float, stability_days: float) -> tuple[float, float]:
+    t = max(0.0, _finite("t_days", t_days))  # negative elapsed time = clock skew = no time
+    s = _finite("stability_days", stability_days)
+    if not s > 0.0:
+        raise InvalidInput(f"stability_days must be positive, got {s}")
+    return t, s
+
+
+def fsrs_retention(t_days: float, stability_days: float) -> float:
+    """Seed 004's FSRS-6 power law (1 + t/(9S))^-2: 1 at t = 0, in (0, 1], never rising in t."""
+    t, s = _curve_args(t_days, stability_days)
+    if math.isinf(s):  # frozen: no decay at all
+        return 1.0
+    base = 1.0 + t / (FSRS_FACTOR * s)
+    # the exponent -1/0.5 is -2; 1/(b·b) rounds monotonically in b, pow() need not.
+    # The ulp floor keeps R > 0 where the float would underflow (t/S beyond ~1e154).
+    return max(math.ulp(0.0), 1.0 / (base * base))
+
+
+def exp_retention(t_days: float, stability_days: float) -> float:
+    """Seed 003's Ebbinghaus curve e^(-t/S) (S is an e-folding time: R(S) ≈ 0.37), in (0, 1]."""
+    t, s = _curve_args(t_days, stability_days)
+    if math.isinf(s):
+        return 1.0
+    return max(math.ulp(0.0), math.exp(-t / s))
+
+
+def regularise_retention(
+    retention: float,
+    mode: Regularisation = DEFAULT_REGULARISATION,
+    *,
+    huber_delta: float = HUBER_DELTA,
+    elastic_threshold: float = ELASTIC_THRESHOLD,
+) -> float:
+    """Seed 001's retention regularisation, applied to a retention estimate in [0, 1].
+
+    Reading of seed 001: each mode is a penalty on forgetting. Let ℓ = −ln R be the forgetting loss
+    a curve has accumulated; the classic Ebbinghaus exponent ℓ = t/S is the *square* of the root
+    residual u = √ℓ, so plain L2 is the base curve itself (``l2`` = identity). ``huber`` keeps
+    u² while u ≤ δ ("matches L2 near-term") and switches to Huber's linear 2δu − δ² beyond
+    ("linear for old memories"): a long quiet spell after a burst of use costs √-growth instead of
+    linear growth in ℓ, so such memories fade more slowly. ``elastic`` adds an L1 term to L2's
+    smooth decay; its proximal step is a soft threshold τ, renormalised so a just-accessed memory
+    stays at 1: R' = max(0, R − τ)/(1 − τ). Weak memories (R < τ) drop to exactly 0 ("sparse")
+    while strong ones barely move. Every mode maps 1 to 1 and is non-decreasing in R, so none can
+    make retention rise with time. Seed 001's access reinforcement (log-scaled, capped) is
+    already kgmem's ln(1 + access_count) stability factor, so it is not added a second time.
+    """
+    r = _unit("retention", retention)
+    if mode == "l2":
+        return r
+    if mode == "huber":
+        delta = _finite("huber_delta", huber_delta)
+        if not delta > 0.0:
+            raise InvalidInput(f"huber_delta must be positive, got {delta}")
+        if r == 0.0:
+            return 0.0
+        loss = -math.log(r)
+        d2 = delta * delta
+        robust = loss if loss <= d2 else 2.0 * delta * math.sqrt(loss) - d2
+        return min(1.0, math.exp(-robust))
+    if mode == "elastic":
+        tau = _finite("elastic_threshold", elastic_threshold)
+        if not 0.0 <= tau < 1.0:
+            raise InvalidInput(f"elastic_threshold must be in [0, 1), got {tau}")
+        return max(0.0, r - tau) / (1.0 - tau)
+    raise InvalidInput(f"unknown retention regularisation {mode!r}; expected: l2, huber, elastic")
+
+
+@dataclass(frozen=True)
+class RetentionInput:
+    """What retention needs from a stored memory (the :Memory properties of the same names).
+
+    ``stability`` is kgmem's per-memory stability multiplier (1.0 at write, boosted by flashbulb,
+    capture, reinforcement, access and rehearsal). ``frozen_at`` is when the memory entered the
+    dormant tier; a dormant memory without it is taken to have frozen at its last access.
+    """
+
+    category: Category | str
+    created_at: datetime
+    last_accessed: datetime | None = None
+    access_count: int = 0
+    stability: float = 1.0
+    tier: Tier | str = DEFAULT_TIER
+    source: str = "human"
+    pinned: bool = False
+    frozen_at: datetime | None = None
+
+
+def elapsed_days(memory: RetentionInput, now: datetime) -> float:
+    """Days of decay since the last access (or creation); a dormant memory's clock stopped when it
+    froze, so later time does not count (seed 004: dormant = frozen)."""
+    anchor = _aware("created_at", memory.created_at)
+    if memory.last_accessed is not None:  # the later one: bad data must not add decay
+        anchor = max(anchor, _aware("last_accessed", memory.last_accessed))
+    end = _aware("now", now)
+    if parse_enum(Tier, memory.tier, "tier") is Tier.DORMANT:
+        frozen = anchor if memory.frozen_at is None else _aware("frozen_at", memory.frozen_at)
+        end = min(end, frozen)
+    return days_between(anchor, end)
+
+
+def retention(
+    memory: RetentionInput,
+    now: datetime,
+    mode: RetentionModel = DEFAULT_RETENTION_MODEL,
+    *,
+    regularisation: Regularisation = DEFAULT_REGULARISATION,
+) -> float:
+    """The memory's retention at ``now`` under ``mode`` (fsrs | exp), then ``regularisation``."""
+    tier = parse_enum(Tier, memory.tier, "tier")
+    stability = effective_stability(
+        memory.category,
+        memory.access_count,
+        stability_multiplier=memory.stability,
+        tier=DORMANT_FROM_TIER if tier is Tier.DORMANT else tier,
+        source=memory.source,
+        pinned=memory.pinned,
+    )
+    t = elapsed_days(memory, now)
+    if mode == "fsrs":
+        r = fsrs_retention(t, stability)
+    elif mode == "exp":
+        r = exp_retention(t, stability)
+    else:
+        raise InvalidInput(f"unknown retention model {mode!r}; expected one of: fsrs, exp")
+    return regularise_retention(r, regularisation)
+
+
+# --- State decision (seed 003) -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StateThresholds:
+    """Seed 003's thresholds: ACTIVE while R ≥ stale_below, STALE below it, ARCHIVED below
+    archive_below or after archive_after_stale_days as STALE, DELETED below delete_below."""
+
+    stale_below: float = 0.3
+    archive_below: float = 0.1
+    delete_below: float = 0.01
+    archive_after_stale_days: float = 30.0
+
+
+DEFAULT_STATE_THRESHOLDS = StateThresholds()
+# The statuses seed 003's decay chain moves by itself; the others change by explicit acts only.
+DECAY_CHAIN: frozenset[Status] = frozenset(
+    {Status.ACTIVE, Status.STALE, Status.ARCHIVED, Status.DELETED}
+)
+
+
+def state_for(
+    retention: float,
+    days_stale: float,
+    status: Status | str,
+    *,
+    category: Category | str | None = None,
+    pinned: bool = False,
+    immutable: bool = False,
+    age_days: float | None = None,
+    protected: Collection[Category] = ARCHIVAL_EXEMPT_CATEGORIES,
+    thresholds: StateThresholds = DEFAULT_STATE_THRESHOLDS,
+) -> Status:
+    """The status seed 003's decay chain gives a memory; returns ``status`` when nothing changes.
+
+    ``days_stale`` is how long the memory has been STALE (ignored for other statuses). Pinned,
+    immutable and protected-category memories never move (seeds 000/001/004 exempt them from
+    forgetting). The chain only moves forward by itself, except that a STALE memory whose
+    retention is back at the stale threshold (an access or rehearsal restored it) is ACTIVE
+    again; ARCHIVED returns only by an explicit restore, DELETED never. Statuses outside the chain
+    (challenged, superseded, merged, invalidated) are left as they are. With ``age_days`` and a
+    ``category``, seed 004's minimum retention keeps a memory younger than
+    ``MIN_RETENTION_DAYS[category]`` from being archived or deleted (it may still go stale).
+    """
+    r = _unit("retention", retention)
+    stale_days = _finite("days_stale", days_stale, low=0.0)
+    current = parse_enum(Status, status, "status")
+    cat = None if category is None else parse_enum(Category, category, "category")
+    age = None if age_days is None else _finite("age_days", age_days, low=0.0)
+    if current not in DECAY_CHAIN or current is Status.DELETED:
+        return current
+    if pinned or immutable or (cat is not None and cat in protected):
+        return current
+    if r < thresholds.delete_below:
+        target = Status.DELETED
+    elif r < thresholds.archive_below:
+        target = Status.ARCHIVED
+    elif r >= thresholds.stale_below:
+        target = Status.ACTIVE  # also a STALE memory an access or rehearsal brought back
+    elif current is Status.STALE and stale_days >= thresholds.archive_after_stale_days:
+        target = Status.ARCHIVED  # still stale after 30 days
+    else:
+        target = Status.STALE
+    too_young = cat is not None and age is not None and age < MIN_RETENTION_DAYS[cat]
+    if too_young and target in (Status.ARCHIVED, Status.DELETED):
+        target = Status.STALE if r < thresholds.stale_below else Status.ACTIVE
+    if current is Status.ARCHIVED:  # forward only: archived -> deleted, never back by itself
+        return Status.DELETED if target is Status.DELETED else current
+    return target

@@ -1,0 +1,151 @@
+"""After scoring (DESIGN §5 step 4): MMR diversity, confidence-gated injection and the hot tier.
+
+Contract: pure functions, no I/O, no clock (``now`` is passed in). ``mmr`` is seed 004's Maximal
+Marginal Relevance, ``λ·relevance − (1−λ)·max cosine to the already selected`` with λ = 0.7; it
+returns the selected ids and the ids MMR *dropped* (those that would have made the top ``k`` on
+relevance alone), so the X-ray can tell an MMR drop from a plain limit cut. Its output does not
+depend on input order and never repeats an id; with λ = 1 it is the relevance order (ties by id).
+``gate_confidence`` is seed 004's injection gate (≥ 0.7 full, 0.4–0.7 abbreviated, < 0.4
+skipped). A hit's confidence (``hit_confidence``) is its similarity factor: the cosine between
+the query and the memory, clamped to [0, 1] — the one calibrated signal a hit has (composite
+scores are relative and boosts can push them past 1). ``hot_tier`` is seed 004's always-inject
+selection. ``cosine``/``centroid`` are the vector helpers (the HyDE centroid uses the latter).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Literal, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from kgmem.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from kgmem.recall.scoring import Candidate, Scored
+
+MMR_LAMBDA = 0.7  # seed 004: 70 % relevance, 30 % diversity
+FULL_FROM = 0.7  # seed 004: >= 0.7 full injection
+ABBREVIATED_FROM = 0.4  # seed 004: 0.4-0.7 abbreviated, below skipped
+# Seed 004's hot tier defaults.
+HOT_MIN_UTILITY = 0.8
+HOT_MIN_ACCESS = 10
+HOT_MAX_AGE = timedelta(days=30)
+HOT_MAX_ITEMS = 15
+
+Injection = Literal["full", "abbreviated", "skipped"]
+Vector = npt.NDArray[np.float64]
+
+
+def _unit_vector(values: Sequence[float] | None) -> Vector | None:
+    if values is None:
+        return None
+    vec = np.asarray(values, dtype=np.float64)
+    norm = float(np.linalg.norm(vec))
+    if vec.ndim != 1 or not math.isfinite(norm) or norm == 0.0:
+        return None  # a zero or broken vector cannot say anything about redundancy
+    return vec / norm
+
+
+def _dot(a: Vector | None, b: Vector | None) -> float:
+    if a is None or b is None or a.shape != b.shape:
+        return 0.0
+    return float(np.dot(a, b))
+
+
+def cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    """Cosine similarity in [-1, 1]; 0.0 when either vector is zero or their sizes differ."""
+    return max(-1.0, min(1.0, _dot(_unit_vector(a), _unit_vector(b))))
+
+
+def centroid(vectors: Iterable[Sequence[float]]) -> list[float]:
+    """The mean of the unit-normalised vectors (seed 004: query + HyDE variants -> one vector)."""
+    units = [u for u in (_unit_vector(v) for v in vectors) if u is not None]
+    if not units or any(u.shape != units[0].shape for u in units):
+        raise InvalidInput("centroid needs one or more non-zero vectors of the same size")
+    return [float(x) for x in np.mean(np.stack(units), axis=0)]
+
+
+class MMRResult(NamedTuple):
+    """``selected`` in pick order; ``dropped`` = top-k-by-relevance ids MMR left out."""
+
+    selected: list[str]
+    dropped: list[str]
+
+
+def mmr(
+    items: Iterable[tuple[str, float, Sequence[float] | None]],
+    k: int,
+    lam: float = MMR_LAMBDA,
+) -> MMRResult:
+    """Seed 004's MMR re-rank of ``(id, relevance, embedding)`` items down to ``k`` ids.
+
+    A repeated id keeps its highest relevance. An item without an embedding is never judged
+    redundant (its similarity to everything is 0). Ties go to the smaller id.
+    """
+    if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+        raise InvalidInput(f"k must be a non-negative integer, got {k!r}")
+    if not 0.0 <= lam <= 1.0:
+        raise InvalidInput(f"MMR lambda must be in [0, 1], got {lam}")
+    best: dict[str, tuple[float, Vector | None, tuple[float, ...]]] = {}
+    for item_id, relevance, embedding in items:
+        if not math.isfinite(relevance):
+            raise InvalidInput(f"relevance of {item_id!r} is not a finite number")
+        key = tuple(embedding) if embedding is not None else ()
+        held = best.get(item_id)
+        if held is None or (relevance, key) > (held[0], held[2]):
+            best[item_id] = (relevance, _unit_vector(embedding), key)
+    by_relevance = sorted(best, key=lambda i: (-best[i][0], i))
+    remaining = sorted(best)  # a fixed scan order, whatever order the items came in
+    selected: list[str] = []
+    max_sim = dict.fromkeys(remaining, -math.inf)  # max similarity to anything selected so far
+    while remaining and len(selected) < k:
+        gains = {
+            i: lam * best[i][0] - (1.0 - lam) * (max_sim[i] if selected else 0.0) for i in remaining
+        }
+        pick = min((-gain, i) for i, gain in gains.items())[1]
+        selected.append(pick)
+        remaining.remove(pick)
+        for i in remaining:
+            max_sim[i] = max(max_sim[i], _dot(best[i][1], best[pick][1]))
+    chosen = set(selected)
+    return MMRResult(selected, [i for i in by_relevance[:k] if i not in chosen])
+
+
+def hit_confidence(scored: Scored) -> float:
+    """A hit's retrieval confidence: its similarity factor (query-memory cosine, in [0, 1])."""
+    return scored.factors.get("similarity", 0.0)
+
+
+def gate_confidence(confidence: float) -> Injection:
+    """Seed 004's confidence-gated injection style for a hit with this confidence."""
+    if math.isnan(confidence) or confidence < ABBREVIATED_FROM:
+        return "skipped"
+    return "full" if confidence >= FULL_FROM else "abbreviated"
+
+
+def hot_tier(
+    candidates: Iterable[Candidate],
+    now: datetime,
+    *,
+    max_items: int = HOT_MAX_ITEMS,
+) -> list[Candidate]:
+    """Seed 004's always-inject hot tier: utility ≥ 0.8, ≥ 10 accesses, younger than 30 days,
+    active (status and lifecycle), not dormant; best utility first, at most ``max_items``."""
+    chosen: dict[str, Candidate] = {}
+    for c in candidates:
+        created = c.created_at if c.created_at.tzinfo else c.created_at.replace(tzinfo=now.tzinfo)
+        if (
+            c.utility >= HOT_MIN_UTILITY
+            and c.access_count >= HOT_MIN_ACCESS
+            and now - created < HOT_MAX_AGE
+            and c.status == "active"
+            and c.lifecycle_state in (None, "active", "validated")
+            and c.tier != "dormant"
+        ):
+            chosen.setdefault(c.id, c)
+    ordered = sorted(chosen.values(), key=lambda c: (-c.utility, -c.access_count, c.id))
+    return ordered[: max(0, max_items)]

@@ -1,0 +1,224 @@
+"""Ranking profiles and recall modes as data (DESIGN §5 step 3): no code branches per profile.
+
+Contract: :data:`PROFILES` maps seed 003's five profile names (balanced, recent, important, deep,
+broad) to a frozen :class:`Profile` whose ``weights`` cover every composite factor kgmem scores
+(:data:`FACTORS`) and sum to 1; :data:`MODES` maps seed 001's recall modes (facts_only,
+facts_plus_rules, full_context) to the memory types and categories they include.
+``get_profile``/``get_mode`` turn a caller's name into one of these or raise ``InvalidInput``
+listing the allowed names. Pure data and pure functions; ``scoring`` reads the weights.
+
+How the seeds' composites land in kgmem's factor set. Seed 003 scores five groups — semantic,
+recency, decay, importance, confidence — and its five profiles are copied verbatim
+(:data:`SEED_003_WEIGHTS`). kgmem has more evidence than seed 003, so each group's share is split
+over the kgmem factors that measure the same thing (:data:`GROUP_SPLIT`):
+
+* semantic → similarity 0.6, rrf 0.2, bm25 0.1, activation 0.1. Seed 004's composite gives
+  similarity and RRF 0.40 : 0.15 (about 3 : 1), and seed 002's "relevance" (0.60) is the same
+  group; raw BM25 and graph activation are channels that already feed RRF, so they get a tenth
+  each on their own.
+* decay → retention (FSRS-6, seed 004) 0.6, act_r 0.4. Seed 003's decay term is a retention
+  curve; seed 004's 0.30 × ACT-R activation measures the same "how accessible is it now".
+* importance → importance 0.75, utility 0.25. Seed 004's utility score weighs utility like
+  importance (0.2 each); intents that want more utility raise it with :meth:`Profile.tuned`.
+* recency → recency; confidence → confidence (unchanged).
+
+So seed 004's ``0.40 sim + 0.30 ACT-R + 0.15 importance + 0.15 RRF`` is the factor set
+{similarity, act_r, importance, rrf} and seed 002's ``0.60 relevance + 0.20 importance + 0.20
+recency`` is {similarity (+ bm25, rrf), importance, recency}; both are expressible as weights
+here (:data:`SEED_004_COMPOSITE`, :data:`SEED_002_COMPOSITE`) and checked by the tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from kgmem.errors import InvalidInput
+from kgmem.taxonomy import DEFAULT_MEMORY_TYPE, Category, MemoryType
+
+FACTORS: tuple[str, ...] = (
+    "similarity",
+    "bm25",
+    "rrf",
+    "activation",
+    "recency",
+    "retention",
+    "act_r",
+    "importance",
+    "utility",
+    "confidence",
+)
+GROUPS: tuple[str, ...] = ("semantic", "recency", "decay", "importance", "confidence")
+
+# Seed 003's profiles, verbatim: semantic / recency / decay / importance / confidence.
+SEED_003_WEIGHTS: dict[str, tuple[float, float, float, float, float]] = {
+    "balanced": (0.35, 0.20, 0.20, 0.20, 0.05),
+    "recent": (0.30, 0.50, 0.10, 0.07, 0.03),
+    "important": (0.40, 0.10, 0.10, 0.35, 0.05),
+    "deep": (0.50, 0.05, 0.25, 0.15, 0.05),
+    "broad": (0.45, 0.15, 0.15, 0.20, 0.05),
+}
+GROUP_SPLIT: dict[str, dict[str, float]] = {
+    "semantic": {"similarity": 0.6, "rrf": 0.2, "bm25": 0.1, "activation": 0.1},
+    "recency": {"recency": 1.0},
+    "decay": {"retention": 0.6, "act_r": 0.4},
+    "importance": {"importance": 0.75, "utility": 0.25},
+    "confidence": {"confidence": 1.0},
+}
+SEED_004_COMPOSITE: dict[str, float] = {
+    "similarity": 0.40,
+    "act_r": 0.30,
+    "importance": 0.15,
+    "rrf": 0.15,
+}
+SEED_002_COMPOSITE: dict[str, float] = {"similarity": 0.60, "importance": 0.20, "recency": 0.20}
+
+# Half-life of the recency factor. Seed 002 uses one week; 'recent' looks at the last few days,
+# 'important' and 'deep' reach back over months so age barely separates old knowledge.
+RECENCY_HALF_LIFE_DAYS: dict[str, float] = {
+    "balanced": 7.0,
+    "recent": 3.0,
+    "important": 30.0,
+    "deep": 90.0,
+    "broad": 14.0,
+}
+DESCRIPTIONS: dict[str, str] = {
+    "balanced": "default, good for general-purpose recall",
+    "recent": "prioritises recently created or accessed memories",
+    "important": "surfaces high-importance memories regardless of age",
+    "deep": "deep recall across long time periods",
+    "broad": "broader results with balanced weighting across dimensions",
+}
+DEFAULT_PROFILE = "balanced"
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One ranking profile: a weight per factor (summing to 1) and a recency half-life."""
+
+    name: str
+    description: str
+    weights: Mapping[str, float]
+    recency_half_life_days: float
+    groups: Mapping[str, float] = field(default_factory=dict)  # seed 003's group shares
+
+    def weight(self, factor: str) -> float:
+        return self.weights.get(factor, 0.0)
+
+    def tuned(
+        self,
+        *,
+        utility_boost: float = 0.0,
+        vector_weight: float | None = None,
+        fts_weight: float | None = None,
+    ) -> Profile:
+        """This profile adjusted by an intent's strategy (seed 004's router).
+
+        ``utility_boost`` becomes utility's share of the composite when it is larger than the
+        profile's own (the other weights shrink in proportion, so the total stays 1).
+        ``vector_weight``/``fts_weight`` re-split the similarity + bm25 share in that ratio.
+        """
+        if not 0.0 <= utility_boost < 1.0:
+            raise InvalidInput(f"utility_boost must be in [0, 1), got {utility_boost}")
+        weights = dict(self.weights)
+        if vector_weight is not None and fts_weight is not None and vector_weight + fts_weight > 0:
+            pair = weights["similarity"] + weights["bm25"]
+            weights["similarity"] = pair * vector_weight / (vector_weight + fts_weight)
+            weights["bm25"] = pair * fts_weight / (vector_weight + fts_weight)
+        old = weights["utility"]
+        if utility_boost > old:
+            scale = (1.0 - utility_boost) / (1.0 - old)
+            weights = {f: w * scale for f, w in weights.items()}
+            weights["utility"] = utility_boost
+        return Profile(
+            self.name,
+            self.description,
+            MappingProxyType(weights),
+            self.recency_half_life_days,
+            self.groups,
+        )
+
+
+def _expand(name: str) -> Profile:
+    groups = dict(zip(GROUPS, SEED_003_WEIGHTS[name], strict=True))
+    weights = dict.fromkeys(FACTORS, 0.0)
+    for group, share in groups.items():
+        for factor, fraction in GROUP_SPLIT[group].items():
+            weights[factor] += share * fraction
+    return Profile(
+        name=name,
+        description=DESCRIPTIONS[name],
+        weights=MappingProxyType(weights),
+        recency_half_life_days=RECENCY_HALF_LIFE_DAYS[name],
+        groups=MappingProxyType(groups),
+    )
+
+
+PROFILES: dict[str, Profile] = {name: _expand(name) for name in SEED_003_WEIGHTS}
+
+
+# --- Recall modes (seed 001) --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Mode:
+    """Seed 001's recall mode: which memory types (and so which categories) a recall includes."""
+
+    name: str
+    description: str
+    types: frozenset[MemoryType]
+
+    @property
+    def categories(self) -> frozenset[Category]:
+        """Categories whose default memory type this mode includes (for category filters)."""
+        return frozenset(c for c, t in DEFAULT_MEMORY_TYPE.items() if t in self.types)
+
+    def includes(self, memory_type: str | None = None, category: str | None = None) -> bool:
+        """Whether a memory of this type (or, lacking one, this category) belongs in the recall.
+
+        A memory with neither, or with values kgmem does not know, is only in ``full_context``.
+        """
+        if memory_type is not None:
+            return memory_type in {t.value for t in self.types}
+        if category is not None and category in {c.value for c in Category}:
+            return DEFAULT_MEMORY_TYPE[Category(category)] in self.types
+        return self.types == frozenset(MemoryType)
+
+
+MODES: dict[str, Mode] = {
+    "facts_only": Mode(
+        "facts_only",
+        "asking for a status, state, or structured answer",
+        frozenset({MemoryType.FACT}),
+    ),
+    "facts_plus_rules": Mode(
+        "facts_plus_rules",
+        "asking about methodology or how-to",
+        frozenset({MemoryType.FACT, MemoryType.PROCEDURE}),
+    ),
+    "full_context": Mode("full_context", "exhaustive recall", frozenset(MemoryType)),
+}
+DEFAULT_MODE = "full_context"  # seed 001's default
+
+
+def _lookup(table: Mapping[str, object], name: object, what: str, default: str) -> str:
+    if name is None:
+        return default
+    allowed = ", ".join(table)
+    if not isinstance(name, str):
+        raise InvalidInput(f"{what} must be a string, one of: {allowed}")
+    key = name.strip().lower().replace("-", "_").replace(" ", "_")
+    if key not in table:
+        raise InvalidInput(f"unknown {what} {name!r}; expected one of: {allowed}")
+    return key
+
+
+def get_profile(name: object = None) -> Profile:
+    """The profile called ``name`` (None = balanced); InvalidInput lists the allowed names."""
+    return PROFILES[_lookup(PROFILES, name, "ranking profile", DEFAULT_PROFILE)]
+
+
+def get_mode(name: object = None) -> Mode:
+    """The recall mode called ``name`` (None = full_context); InvalidInput lists the allowed."""
+    return MODES[_lookup(MODES, name, "recall mode", DEFAULT_MODE)]

@@ -1,0 +1,362 @@
+"""Query understanding before any channel runs (DESIGN §5 step 1): gate, intent, split, HyDE.
+
+Contract: pure functions over the query text, no I/O, no model, no clock. ``should_skip`` is seed
+004's pre-retrieval gate and returns why a message needs no memory lookup (``"empty"``,
+``"greeting"``, ``"acknowledgement"``, ``"slash_command"``, ``"single_word_ack"``) or None.
+``classify_intent`` is seed 004's keyword-heuristic router (EN, plus the seed's TR cues) and
+:data:`STRATEGIES` is seed 004's strategy table as data. ``decompose`` splits a compound query into
+2-4 sub-queries (or returns ``[query]``); ``hyde_variants`` returns 2-3 template-based hypothetical
+memory statements for one of seed 004's seven HyDE intents (zero LLM). ``should_expand`` is seed
+002's auto-expansion rule and ``recall_namespaces`` its "namespace plus default" scope.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from itertools import pairwise
+
+from kgmem.taxonomy import Category, MemoryRelation
+
+# --- Pre-retrieval gate (seed 004) --------------------------------------------------------------
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Seed 004 names "hi, hello, merhaba, selam"; the rest are their everyday EN/TR siblings.
+GREETINGS: frozenset[str] = _words(
+    """hi hello hey heya hiya yo howdy greetings gm merhaba merhabalar selam selamlar günaydın
+    sa"""
+) | frozenset(
+    {
+        "hi there", "hello there", "hey there", "good morning", "good afternoon", "good evening",
+        "good night", "iyi akşamlar", "iyi geceler", "iyi günler", "hoş geldin",
+        "selamün aleyküm", "selamun aleykum",
+    }
+)  # fmt: skip
+# Seed 004's confirmations ("ok", "sure", "tamam", "evet") and their siblings.
+CONFIRMATIONS: frozenset[str] = _words(
+    """ok okay okey k kk sure yes yeah yep yup no nope nah alright fine done right correct
+    tamam tamamdır evet hayır olur peki anladım"""
+)
+# Seed 004's "single-word acknowledgements": thanks and reactions that ask for nothing.
+ACK_WORDS: frozenset[str] = _words(
+    """thanks thank thx ty cheers cool nice great perfect awesome excellent lol haha hmm wow
+    understood noted got teşekkürler teşekkür sağol sağ eyvallah tşk süper harika güzel"""
+)
+_ACK_FILLERS = _words(
+    "you it that sounds good makes sense will do very much a lot so please ol lütfen"
+)
+_SLASH_RE = re.compile(r"^/[A-Za-z][\w-]*(?:\s|$)")
+_TOKEN_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
+
+
+def _tokens(text: str) -> list[str]:
+    return _TOKEN_RE.findall(text.lower())
+
+
+def should_skip(query: str) -> str | None:
+    """Why ``query`` needs no memory lookup (seed 004's gate, applied before HyDE), or None."""
+    text = query.strip()
+    if not text:
+        return "empty"
+    if _SLASH_RE.match(text):
+        return "slash_command"
+    words = _tokens(text)
+    if not words:  # only emoji or punctuation ("👍", "...", "?!")
+        return "single_word_ack"
+    joined = " ".join(words)
+    # a greeting, optionally followed by one address word ("hi Ann", "selam millet")
+    for n in (3, 2, 1):
+        if len(words) in (n, n + 1) and " ".join(words[:n]) in GREETINGS:
+            return "greeting"
+    if len(words) == 1:
+        if joined in CONFIRMATIONS:
+            return "acknowledgement"
+        return "single_word_ack" if joined in ACK_WORDS else None
+    ack_vocabulary = CONFIRMATIONS | ACK_WORDS | _ACK_FILLERS
+    if "?" not in text and len(words) <= 4 and all(w in ack_vocabulary for w in words):
+        return "acknowledgement"  # "ok thanks", "sounds good", "got it, thank you"
+    return None
+
+
+# --- Intent router (seed 004) -------------------------------------------------------------------
+
+
+class Intent(StrEnum):
+    """Seed 004's retrieval intents."""
+
+    FACTUAL = "factual"
+    TEMPORAL = "temporal"
+    CAUSAL = "causal"
+    ENTITY_PROFILE = "entity_profile"
+    PREFERENCE = "preference"
+    GENERAL = "general"
+
+
+def _cue(*patterns: str) -> re.Pattern[str]:
+    return re.compile(r"\b(?:" + "|".join(patterns) + r")\b", re.IGNORECASE)
+
+
+# Checked in this order: "why did I stop liking jazz" is causal, "when did I start running"
+# temporal, "who is my favourite author" a preference; entity profiles beat plain lookups.
+_INTENT_CUES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
+    (Intent.CAUSAL, _cue(r"why", r"how come", r"because", r"reasons?", r"caused?", r"causes",
+                         r"led to", r"lead to", r"due to", r"result(?:ed)? in", r"what made",
+                         r"consequences?", r"effects? of", r"neden", r"niçin", r"niye", r"sebep")),
+    (Intent.TEMPORAL, _cue(r"when", r"what time", r"what date", r"which (?:day|year|month)",
+                           r"how long ago", r"since when", r"timeline", r"history of",
+                           r"used to", r"previously", r"before", r"after", r"ago", r"last (?:week|"
+                           r"month|year|time)", r"first time", r"yesterday", r"recently",
+                           r"earlier", r"in \d{4}", r"ne zaman", r"önce", r"sonra")),
+    (Intent.PREFERENCE, _cue(r"prefers?", r"preferred", r"favou?rites?", r"likes?", r"love",
+                             r"loves", r"hates?", r"dislikes?", r"enjoys?", r"into", r"opinion",
+                             r"rather", r"tercih\w*", r"sever", r"sevmez", r"favori")),
+    (Intent.ENTITY_PROFILE, _cue(r"who (?:is|was|are|were)", r"who's", r"tell me about",
+                                 r"what do (?:you|we) know about", r"profile of", r"describe",
+                                 r"kimdir", r"kim", r"hakkında")),
+    (Intent.FACTUAL, _cue(r"what", r"which", r"where", r"how (?:many|much|old|far|big)",
+                          r"name of", r"(?:is|are|was|were|does|do|did|has|have|can) (?:i|my|"
+                          r"the|he|she|they|we)", r"nedir", r"nerede", r"kaç", r"hangi")),
+)  # fmt: skip
+
+
+def classify_intent(query: str) -> Intent:
+    """Seed 004's keyword-heuristic intent; GENERAL when no cue fires."""
+    for intent, cue in _INTENT_CUES:
+        if cue.search(query):
+            return intent
+    return Intent.GENERAL
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """One row of seed 004's retrieval strategy router.
+
+    ``utility_boost`` is the share of the composite given to utility (seed 004's
+    ``0.6 semantic + 0.2 utility + 0.2 importance``; see ``profiles.Profile.tuned``). ``sort`` is
+    ``relevance``, ``valid_from_desc`` or ``utility_desc``; ``categories`` None means no filter;
+    ``graph_hops`` is how far the entity/memory graph channel walks; ``relations`` the memory
+    edges it follows (empty = every type).
+    """
+
+    intent: Intent
+    primary: str  # hybrid | graph | entity_hub | hybrid_filter
+    vector_weight: float
+    fts_weight: float
+    limit: int
+    utility_boost: float
+    sort: str
+    include_superseded: bool = False
+    categories: frozenset[Category] | None = None
+    graph_hops: int = 1
+    relations: frozenset[MemoryRelation] = frozenset()
+
+
+# Seed 004's two router tables, merged. One hop is the entity channel's default walk; seed 004
+# gives causal queries two hops over causes/elaborates. "Balanced defaults" for general keep the
+# first table's utility boost of 0.2.
+STRATEGIES: dict[Intent, Strategy] = {
+    Intent.FACTUAL: Strategy(Intent.FACTUAL, "hybrid", 0.6, 0.4, 10, 0.2, "relevance"),
+    Intent.TEMPORAL: Strategy(
+        Intent.TEMPORAL, "hybrid", 0.4, 0.6, 15, 0.0, "valid_from_desc", include_superseded=True
+    ),
+    Intent.CAUSAL: Strategy(
+        Intent.CAUSAL,
+        "graph",
+        0.3,
+        0.3,
+        20,
+        0.0,
+        "relevance",
+        graph_hops=2,
+        relations=frozenset({MemoryRelation.CAUSES, MemoryRelation.ELABORATES}),
+    ),
+    Intent.ENTITY_PROFILE: Strategy(
+        Intent.ENTITY_PROFILE, "entity_hub", 0.5, 0.5, 15, 0.3, "utility_desc"
+    ),
+    Intent.PREFERENCE: Strategy(
+        Intent.PREFERENCE,
+        "hybrid_filter",
+        0.5,
+        0.5,
+        10,
+        0.0,
+        "utility_desc",
+        categories=frozenset({Category.PREFERENCE, Category.CORRECTION}),
+    ),
+    Intent.GENERAL: Strategy(Intent.GENERAL, "hybrid", 0.5, 0.5, 10, 0.2, "relevance"),
+}
+
+
+# --- Multi-query decomposition (seed 004) --------------------------------------------------------
+
+MAX_SUB_QUERIES = 4
+_NAME = r"(?!I\b)[A-Z][\w'’-]*(?:\s+(?!and\b)[A-Z][\w'’-]*)*"
+_ENTITY_RE = re.compile(r"(?<![\w'’-])" + _NAME)
+_PAIR_RE = re.compile(rf"(?<![\w'’-])({_NAME})\s+and\s+({_NAME})")
+_AND_ALSO_RE = re.compile(r"\s*(?:,|;)?\s*\band also\b\s*|\s*;\s*also\b\s*", re.IGNORECASE)
+_CLAUSE_AND_RE = re.compile(r"\s*,?\s+and\s+(?=(?:what|which|who|where|when|why|how|is|are|does|"
+                            r"do|did|was|were|has|have|can)\b)", re.IGNORECASE)  # fmt: skip
+
+
+def _entities(text: str) -> set[str]:
+    # the sentence-initial word is capitalised by grammar, not because it is a name
+    return {m.group(0) for m in _ENTITY_RE.finditer(text) if m.start() > 0}
+
+
+def _split_pairs(part: str) -> list[str]:
+    """'Where do Ann and Bob work?' -> 'Where do Ann work?', 'Where do Bob work?'."""
+    m = _PAIR_RE.search(part)
+    if m is None or m.group(1) == m.group(2):
+        return [part]
+    return [part[: m.start()] + name + part[m.end() :] for name in (m.group(1), m.group(2))]
+
+
+def _split_clauses(part: str) -> list[str]:
+    """Split on 'and <question word>' only when each side names a different entity."""
+    pieces = _CLAUSE_AND_RE.split(part)
+    found = [_entities(" " + p) for p in pieces]  # leading space: any capital counts here
+    if len(pieces) > 1 and all(found) and all(not (a & b) for a, b in pairwise(found)):
+        return pieces
+    return [part]
+
+
+def decompose(query: str) -> list[str]:
+    """Seed 004's decomposition: 2-4 sub-queries for a compound query, else ``[query]``."""
+    text = query.strip()
+    parts = [text]
+    if text.count("?") > 1:
+        parts = [p.strip() + "?" for p in text.split("?") if p.strip()]
+    parts = [p for part in parts for p in _AND_ALSO_RE.split(part) if p.strip()]
+    parts = [p for part in parts for p in _split_clauses(part)]
+    parts = [p for part in parts for p in _split_pairs(part)]
+    unique: list[str] = []
+    for part in (p.strip(" ,;") for p in parts):
+        if len(_tokens(part)) >= 2 and part.lower() not in {u.lower() for u in unique}:
+            unique.append(part)
+    if len(unique) < 2:
+        return [query]
+    if len(unique) > MAX_SUB_QUERIES:  # keep everything, fold the tail into the last sub-query
+        unique = [*unique[: MAX_SUB_QUERIES - 1], " ".join(unique[MAX_SUB_QUERIES - 1 :])]
+    return unique
+
+
+# --- HyDE templates (seed 004) -----------------------------------------------------------------
+
+
+class HydeIntent(StrEnum):
+    """Seed 004's seven HyDE intents (distinct from the router's intents)."""
+
+    DEFINITION = "definition"
+    HOWTO = "howto"
+    REASONING = "reasoning"
+    LOOKUP = "lookup"
+    TECHNICAL = "technical"
+    PREFERENCE = "preference"
+    GENERAL = "general"
+
+
+# EN and TR cues (seed 004's B7 added the Turkish ones), first match wins: a reason question stays
+# one whatever it is about ("why did the deploy fail"), a preference beats a definition ("what is
+# my favourite colour"), and technical beats how-to ("how do I fix this error").
+_HYDE_CUES: tuple[tuple[HydeIntent, re.Pattern[str]], ...] = (
+    (HydeIntent.REASONING, _cue(r"why", r"how come", r"reason", r"neden", r"niye", r"niçin")),
+    (HydeIntent.PREFERENCE, _cue(r"prefers?", r"favou?rite", r"likes?", r"dislikes?", r"love",
+                                 r"hates?", r"enjoys?", r"tercih\w*", r"sever", r"favori")),
+    (HydeIntent.DEFINITION, _cue(r"what is", r"what's", r"what are", r"define", r"definition",
+                                 r"meaning of", r"what does .+ mean", r"nedir", r"ne demek")),
+    (HydeIntent.LOOKUP, _cue(r"where", r"which file", r"find", r"locate", r"nerede", r"nerde")),
+    (HydeIntent.TECHNICAL, _cue(r"debug\w*", r"errors?", r"bugs?", r"crash\w*", r"stack ?trace",
+                                r"traceback", r"exception", r"fix", r"broken", r"not working",
+                                r"config\w*", r"hata\w*", r"ayar\w*")),
+    (HydeIntent.HOWTO, _cue(r"how (?:do|can|should|to|would)", r"steps to", r"way to",
+                            r"nasıl")),
+)  # fmt: skip
+
+HYDE_TEMPLATES: dict[HydeIntent, tuple[str, ...]] = {
+    HydeIntent.DEFINITION: ("{t} is", "{t} refers to", "The meaning of {t} is"),
+    HydeIntent.HOWTO: ("To {t}, the steps are", "The way to {t} is", "{t} is done by"),
+    HydeIntent.REASONING: ("{t} because", "The reason for {t} is", "{t} was caused by"),
+    HydeIntent.LOOKUP: ("{t} is located in", "{t} can be found at", "The location of {t} is"),
+    HydeIntent.TECHNICAL: ("The fix for {t} was", "{t} was caused by",
+                           "The configuration for {t} is"),
+    HydeIntent.PREFERENCE: ("The user prefers {t}", "The user likes {t}",
+                            "The user's favourite {t} is"),
+    HydeIntent.GENERAL: ("{t}", "The user mentioned {t}", "Information about {t}"),
+}  # fmt: skip
+
+_LEAD_RE = re.compile(
+    r"^(?:(?:what|which|who|whom|whose|where|when|why|how)(?:\s+(?:much|many|long|often|come|to|"
+    r"is|are|was|were|do|does|did|can|could|should|would|will|has|have|had|'s))*\s+)?"
+    r"(?:(?:i|we|you|the user)\s+)?(?:define|explain|describe|tell me about)?\s*",
+    re.IGNORECASE,
+)
+_TECH_LEAD_RE = re.compile(r"^(?:fix|debug|solve|resolve|configure|set up)\s+", re.IGNORECASE)
+# Memories are stored in the third person ("The user prefers tea", seed 004's standalone
+# rewriting), so hypothetical documents speak about "the user" too.
+_PERSON_RE: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\b(?:my|mine)\b", re.IGNORECASE), "the user's"),
+    (re.compile(r"\b(?:I|me)\b"), "the user"),
+)
+_TR_QUESTION_RE = re.compile(r"\b(?:nedir|ne demek|nasıl|neden|niye|niçin|nerede|nerde|mi|mı)\b")
+_PREFERENCE_NOISE = _words(
+    """what which who do does did i me my you like likes prefer prefers love loves enjoy enjoys
+    favorite favourite kind sort type of is are the most best really"""
+)
+
+
+def classify_hyde_intent(query: str) -> HydeIntent:
+    """Which of seed 004's HyDE templates fit ``query``; GENERAL when no cue fires."""
+    for intent, cue in _HYDE_CUES:
+        if cue.search(query):
+            return intent
+    return HydeIntent.GENERAL
+
+
+def _topic(query: str, intent: HydeIntent) -> str:
+    text = _TR_QUESTION_RE.sub(" ", query.strip().rstrip("?!. ").strip())
+    if intent is HydeIntent.PREFERENCE:
+        words = [w for w in text.split() if w.lower().strip(",.'’") not in _PREFERENCE_NOISE]
+        text = " ".join(words)
+    else:
+        text = _TECH_LEAD_RE.sub("", _LEAD_RE.sub("", text, count=1), count=1)
+    for pattern, replacement in _PERSON_RE:
+        text = pattern.sub(replacement, text)
+    text = re.sub(r"\s+", " ", text).strip(" ,")
+    return text or query.strip()
+
+
+def hyde_variants(query: str, intent: HydeIntent | None = None) -> list[str]:
+    """Seed 004's template HyDE: 2-3 hypothetical memory statements for ``query`` (no LLM).
+
+    The caller embeds the query together with these and searches with their centroid.
+    """
+    chosen = intent if intent is not None else classify_hyde_intent(query)
+    topic = _topic(query, chosen)
+    variants: list[str] = []
+    for template in HYDE_TEMPLATES[chosen]:
+        text = template.format(t=topic).strip()
+        text = text[0].upper() + text[1:]
+        if text.lower() not in {v.lower() for v in variants} | {query.strip().lower()}:
+            variants.append(text)
+    return variants if len(variants) >= 2 else [*variants, f"The user mentioned {topic}"]
+
+
+# --- Expansion and scope (seed 002) --------------------------------------------------------------
+
+AUTO_EXPAND_THRESHOLD = 0.25  # seed 002: expand and retry when the top relevance is below this
+DEFAULT_NAMESPACE = "default"
+
+
+def should_expand(best_relevance: float | None) -> bool:
+    """Seed 002's auto-expansion: retry with expanded queries when nothing relevant came back."""
+    return best_relevance is None or best_relevance < AUTO_EXPAND_THRESHOLD
+
+
+def recall_namespaces(namespace: str) -> tuple[str, ...]:
+    """Seed 002: a namespaced recall also reads ``default`` (cross-project knowledge)."""
+    return (namespace,) if namespace == DEFAULT_NAMESPACE else (namespace, DEFAULT_NAMESPACE)

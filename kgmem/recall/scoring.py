@@ -1,0 +1,350 @@
+"""The weighted composite that ranks recall candidates, with an additive breakdown for the X-ray.
+
+Contract: ``score(candidate, profile, now)`` is pure (no I/O, no clock: ``now`` is passed in) and
+returns ``Scored(final, contributions, factors)`` where ``math.fsum(contributions.values()) ==
+final`` exactly — ``final`` is defined as that sum. The composite is seed 003/004's weighted sum
+over :data:`profiles.FACTORS` (each weight × a factor in [0, 1]), then seed 004's additive boosts
+(entity +0.1 per matching entity, episode +0.15 for the same session, Hebbian +0.05 when a
+co-activation count is ≥ 3), then the multiplicative boosts in seed 004's order (sub-tier, tier,
+seed 000's lifecycle and disputed adjustments, seed 004's low source confidence and optional
+mood congruence). A multiplicative boost is recorded as its own additive delta
+(``score × (m − 1)``), so the X-ray can show every factor's share. ``factors`` holds each weighted
+factor's [0, 1] value, each multiplicative boost's multiplier and each additive boost's count.
+Bad stored values are clamped rather than failing a recall; a naive ``now`` raises InvalidInput.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from kgmem.errors import InvalidInput
+from kgmem.lifecycle.retention import fsrs_retention
+from kgmem.recall.diversity import cosine
+from kgmem.recall.profiles import FACTORS, Profile
+
+# --- seed constants ----------------------------------------------------------------------------
+ENTITY_BOOST = 0.10  # seed 004: +0.1 per matching entity
+EPISODE_BOOST = 0.15  # seed 004: +0.15 for a same-session episode
+COACTIVATION_BOOST = 0.05  # seed 004: pairs co-activated >= 3 times get 0.05
+COACTIVATION_MIN = 3
+LOW_SOURCE_CONFIDENCE = 0.3  # seed 004: memories below this are deprioritised...
+LOW_CONFIDENCE_FACTOR = 0.8  # ...by this much (the seed gives no number)
+MOOD_BOOST = 1.1  # seed 004: mood-congruent memories score x1.1
+
+# Seed 000: active/validated a small boost, candidate a slight penalty, stale a stronger one,
+# disputed an additional penalty (magnitudes are kgmem's; seed 000 names only their order).
+# Archived is treated like stale. A memory without lifecycle metadata is neutral (fail-open).
+LIFECYCLE_FACTOR: dict[str, float] = {
+    "active": 1.05,
+    "validated": 1.05,
+    "candidate": 0.95,
+    "stale": 0.85,
+    "archived": 0.85,
+}
+DISPUTED_FACTOR = 0.85
+# Tier bias: seed 002's layer bias (core +0.1 over working, buffer -0.1) and seed 001's "semantic
+# weighted higher", as multipliers around the episodic intake tier; dormant is cold storage.
+TIER_FACTOR: dict[str, float] = {
+    "core": 1.1,
+    "semantic": 1.05,
+    "episodic": 1.0,
+    "working": 1.0,
+    "dormant": 0.9,
+}
+# Seed 004's sub-tiers: episodic by source, semantic by content.
+SUB_TIER_FACTOR: dict[str, float] = {
+    "personal": 1.1,
+    "observed": 1.0,
+    "vicarious": 0.9,
+    "schematic": 1.1,
+    "procedural": 1.05,
+    "factual": 1.0,
+}
+PERSONAL_SOURCES = frozenset({"human", "user", "manual", "user_message"})
+VICARIOUS_SOURCES = frozenset({"federation", "federated", "vicarious", "cross_agent"})
+_SCHEMATIC_RE = re.compile(r"\b(?:always|never|rules?)\b", re.IGNORECASE)
+_HOWTO_RE = re.compile(r"\bhow to\b", re.IGNORECASE)
+ADDITIVE_BOOSTS = ("entity_boost", "episode_boost", "coactivation_boost")
+MULTIPLIERS = (
+    "sub_tier_boost",
+    "tier_boost",
+    "lifecycle_boost",
+    "disputed_penalty",
+    "low_confidence_penalty",
+    "mood_boost",
+)
+_DAY = 86400.0
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A memory that some channel found, with that channel evidence (all times tz-aware UTC).
+
+    ``vector_score`` is the vector index's raw score ((1 + cos) / 2 for Neo4j's cosine index);
+    ``bm25_score``/``activation_score``/``rrf_score`` are raw channel scores, normalised by the
+    maxima over the candidate set (:class:`Norms`). ``stability`` is the effective stability S in
+    days (``lifecycle.retention.effective_stability``), not the stored per-memory multiplier;
+    ``score`` also takes S as a number or callable. ``entity_matches`` counts query entities the
+    memory mentions; ``co_activation`` is the largest CO_ACTIVATED count between this memory and
+    another candidate of the same query.
+    """
+
+    id: str
+    content: str
+    created_at: datetime
+    category: str = "fact"
+    memory_type: str | None = None
+    status: str = "active"
+    tier: str = "episodic"
+    lifecycle_state: str | None = None
+    verification_state: str | None = None
+    source: str = "unknown"
+    importance: float = 0.5
+    utility: float = 0.5
+    confidence: float = 0.5
+    source_trust: float = 0.5
+    access_count: int = 0
+    last_accessed: datetime | None = None
+    stability: float = 1.0
+    valid_from: datetime | None = None
+    valid_until: datetime | None = None
+    session_id: str | None = None
+    entities: tuple[str, ...] = ()
+    valence: float = 0.0
+    embedding: tuple[float, ...] | None = None
+    vector_score: float | None = None
+    bm25_score: float | None = None
+    activation_score: float | None = None
+    rrf_score: float = 0.0
+    entity_matches: int = 0
+    co_activation: int = 0
+
+
+@dataclass(frozen=True)
+class Norms:
+    """Maxima of the unbounded channel scores over one candidate set (1.0 = already in [0, 1])."""
+
+    bm25_max: float = 1.0
+    activation_max: float = 1.0
+    rrf_max: float = 1.0
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A candidate's composite: ``final`` is exactly ``math.fsum(contributions.values())``."""
+
+    final: float
+    contributions: dict[str, float]
+    factors: dict[str, float]
+    memory_id: str = ""
+
+
+Stability = float | Callable[[Candidate, datetime], float] | None
+
+
+# --- the curves ---------------------------------------------------------------------------------
+
+
+def retention(t_days: float, stability_days: float) -> float:
+    """FSRS-6 power-law retention, seed 004: R = (1 + t / (9 S))^-2 (lifecycle's curve).
+
+    Unlike the lifecycle function this never raises: a stored stability that is missing, zero or
+    NaN means nothing survives any elapsed time, and a NaN age counts as no time.
+    """
+    t = 0.0 if math.isnan(t_days) else max(0.0, t_days)
+    if not stability_days > 0.0:
+        return 1.0 if t == 0.0 else 0.0
+    return fsrs_retention(t, stability_days)
+
+
+def act_r_activation(access_count: int, age_seconds: float) -> float:
+    """Seed 004's ACT-R base level: B = ln(max(n, 1)) - 0.5 ln(age_s); returns 1 / (1 + e^-B)."""
+    b = math.log(max(access_count, 1)) - 0.5 * math.log(max(age_seconds, 1.0))
+    return 1.0 / (1.0 + math.exp(-b))
+
+
+def recency(age_days: float, half_life_days: float) -> float:
+    """Exponential recency with the profile's half-life: 0.5 ** (age / half-life)."""
+    age = max(0.0, age_days)
+    if not half_life_days > 0.0:
+        return 1.0 if age == 0.0 else 0.0
+    return float(0.5 ** (age / half_life_days))
+
+
+def sub_tier(candidate: Candidate) -> str | None:
+    """Seed 004's sub-tier: episodic/working by source, semantic/core by content; else None."""
+    if candidate.tier in ("episodic", "working"):
+        source = candidate.source.strip().lower()
+        if source in PERSONAL_SOURCES:
+            return "personal"
+        return "vicarious" if source in VICARIOUS_SOURCES else "observed"
+    if candidate.tier in ("semantic", "core"):
+        if candidate.category == "principle" or _SCHEMATIC_RE.search(candidate.content):
+            return "schematic"
+        if (
+            candidate.category == "skill"
+            or candidate.memory_type == "procedure"
+            or _HOWTO_RE.search(candidate.content)
+        ):
+            return "procedural"
+        return "factual"
+    return None
+
+
+# --- the composite ------------------------------------------------------------------------------
+
+
+def _unit(value: float | None) -> float:
+    if value is None or math.isnan(value):
+        return 0.0
+    return min(1.0, max(0.0, float(value)))
+
+
+def _ratio(value: float | None, top: float) -> float:
+    return _unit((value or 0.0) / top) if top > 0.0 else 0.0
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _similarity(c: Candidate, query_embedding: Sequence[float] | None) -> float:
+    if c.vector_score is not None:
+        return _unit(2.0 * c.vector_score - 1.0)  # back from the index's (1 + cos) / 2 to cos
+    if query_embedding is not None and c.embedding is not None:
+        return _unit(cosine(query_embedding, c.embedding))
+    return 0.0
+
+
+def _lifecycle(c: Candidate) -> float:
+    state = c.lifecycle_state
+    if c.status == "stale" and state not in ("stale", "archived"):
+        state = "stale"  # seed 003: a stale status is deprioritised too (once, not twice)
+    return LIFECYCLE_FACTOR.get(state or "", 1.0)
+
+
+def _multipliers(c: Candidate, mood_valence: float | None) -> dict[str, float]:
+    level = sub_tier(c)
+    disputed = c.verification_state == "disputed" or c.status == "challenged"
+    congruent = (
+        mood_valence is not None and mood_valence * c.valence > 0.0  # same sign, both non-zero
+    )
+    return {
+        "sub_tier_boost": SUB_TIER_FACTOR[level] if level else 1.0,
+        "tier_boost": TIER_FACTOR.get(c.tier, 1.0),
+        "lifecycle_boost": _lifecycle(c),
+        "disputed_penalty": DISPUTED_FACTOR if disputed else 1.0,
+        "low_confidence_penalty": (
+            LOW_CONFIDENCE_FACTOR if _unit(c.confidence) < LOW_SOURCE_CONFIDENCE else 1.0
+        ),
+        "mood_boost": MOOD_BOOST if congruent else 1.0,
+    }
+
+
+def score(
+    candidate: Candidate,
+    profile: Profile,
+    now: datetime,
+    *,
+    norms: Norms | None = None,
+    stability: Stability = None,
+    session_id: str | None = None,
+    mood_valence: float | None = None,
+    query_embedding: Sequence[float] | None = None,
+) -> Scored:
+    """The composite for one candidate under ``profile`` at ``now`` (see the module docstring).
+
+    ``stability`` overrides the candidate's own S for retention: a number of days, or a callable
+    ``(candidate, now) -> days`` (the lifecycle module's effective stability).
+    """
+    if now.tzinfo is None:
+        raise InvalidInput("now must be timezone-aware (UTC)")
+    c, n = candidate, norms or Norms()
+    created = _aware(c.created_at)
+    touched = max(created, _aware(c.last_accessed)) if c.last_accessed else created
+    since_access = max(0.0, (now - touched).total_seconds())
+    s_days = stability(c, now) if callable(stability) else stability
+    factors: dict[str, float] = {
+        "similarity": _similarity(c, query_embedding),
+        "bm25": _ratio(c.bm25_score, n.bm25_max),
+        "rrf": _ratio(c.rrf_score, n.rrf_max),
+        "activation": _ratio(c.activation_score, n.activation_max),
+        "recency": recency(since_access / _DAY, profile.recency_half_life_days),
+        "retention": retention(since_access / _DAY, c.stability if s_days is None else s_days),
+        "act_r": act_r_activation(c.access_count, since_access),
+        "importance": _unit(c.importance),
+        "utility": _unit(c.utility),
+        # seed 003's confidence term, discounted by seed 001's trust in who wrote the memory
+        "confidence": _unit(c.confidence) * _unit(c.source_trust),
+    }
+    contributions = {f: profile.weight(f) * factors[f] for f in FACTORS}
+    same_session = session_id is not None and c.session_id == session_id
+    hebbian = c.co_activation >= COACTIVATION_MIN
+    counts = {
+        "entity_boost": float(max(c.entity_matches, 0)),
+        "episode_boost": 1.0 if same_session else 0.0,
+        "coactivation_boost": 1.0 if hebbian else 0.0,
+    }
+    per_unit = {
+        "entity_boost": ENTITY_BOOST,
+        "episode_boost": EPISODE_BOOST,
+        "coactivation_boost": COACTIVATION_BOOST,
+    }
+    for name in ADDITIVE_BOOSTS:
+        contributions[name] = counts[name] * per_unit[name]
+        factors[name] = counts[name]
+    running = math.fsum(contributions.values())
+    for name, multiplier in _multipliers(c, mood_valence).items():
+        delta = running * (multiplier - 1.0)
+        contributions[name] = delta
+        factors[name] = multiplier
+        running += delta
+    return Scored(math.fsum(contributions.values()), contributions, factors, c.id)
+
+
+def norms_for(candidates: Iterable[Candidate]) -> Norms:
+    """The channel maxima over one candidate set (a channel nobody scored keeps 1.0)."""
+    items = list(candidates)
+
+    def top(values: Iterable[float | None]) -> float:
+        finite = [v for v in values if v is not None and math.isfinite(v) and v > 0.0]
+        return max(finite, default=1.0)
+
+    return Norms(
+        bm25_max=top(c.bm25_score for c in items),
+        activation_max=top(c.activation_score for c in items),
+        rrf_max=top(c.rrf_score for c in items),
+    )
+
+
+def rank(
+    candidates: Iterable[Candidate],
+    profile: Profile,
+    now: datetime,
+    *,
+    stability: Stability = None,
+    session_id: str | None = None,
+    mood_valence: float | None = None,
+    query_embedding: Sequence[float] | None = None,
+) -> list[Scored]:
+    """Score a candidate set (BM25/activation/RRF normalised within it), best first, ties by id."""
+    items = list(candidates)
+    norms = norms_for(items)
+    scored = [
+        score(
+            c,
+            profile,
+            now,
+            norms=norms,
+            stability=stability,
+            session_id=session_id,
+            mood_valence=mood_valence,
+            query_embedding=query_embedding,
+        )
+        for c in items
+    ]
+    return sorted(scored, key=lambda s: (-s.final, s.memory_id))
