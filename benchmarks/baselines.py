@@ -468,12 +468,16 @@ def comparison_markdown(report: BaselineReport) -> str:
     return "\n".join(lines)
 
 
-def category_markdown(table: Mapping[str, Mapping[str, float]], title: str = "category") -> str:
-    """One row per category (``overall`` first, then 1–5) with every metric and ``n``."""
-    head = f"| {title} | n | " + " | ".join(m.upper() if m == "mrr" else m for m in METRICS) + " |"
-    lines = [head, "|---|---:|" + "---:|" * len(METRICS)]
+def category_markdown(
+    table: Mapping[str, Mapping[str, float]],
+    title: str = "category",
+    metrics: Sequence[str] = METRICS,
+) -> str:
+    """One row per category (``overall`` first, then 1–5) with the metrics and ``n``."""
+    head = f"| {title} | n | " + " | ".join(m.upper() if m == "mrr" else m for m in metrics) + " |"
+    lines = [head, "|---|---:|" + "---:|" * len(metrics)]
     for name, row in table.items():
-        cells = " | ".join(f"{row.get(m, float('nan')):.3f}" for m in METRICS)
+        cells = " | ".join(f"{row.get(m, float('nan')):.3f}" for m in metrics)
         lines.append(f"| {name} | {int(row['n'])} | {cells} |")
     return "\n".join(lines)
 

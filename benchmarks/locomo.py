@@ -12,13 +12,20 @@ with non-empty repaired evidence (the first ``limit_questions`` per conversation
 (``repository.find_memory_turns``: a memory's turns in episode order), the turn lists of the hits
 are concatenated in hit order and de-duplicated (first occurrence wins), and R@5, R@10, hit@5,
 hit@10 and MRR are scored per category; ``overall`` is categories 1–4, category 5 (adversarial)
-has its own line. The average context a query returns (memories and characters of their content)
-and recall latency are reported too. The BM25 / dense / RRF baselines are computed over the same
-turns and questions in the same run.
+has its own line. ``mem_r@k`` adds a memory-level view: the share of evidence turns among all
+provenance turns of the top k memories. The share of evidence turns that any memory derives
+from at all (the "provenance ceiling") bounds every kgmem recall figure. The average context a
+query returns (memories and characters of their content) and recall latency are reported too.
+The BM25 / dense / RRF baselines are computed over the same turns and questions in the same run.
 
-Ablations: each entry is a channel set such as ``"vector"`` or ``"vector+fulltext"``; they are run
-(as ``recall(..., channels=("vector", "fulltext"))``) only when ``Kgmem.recall`` accepts a
-``channels`` keyword, otherwise only the default recall runs and the result says so.
+Recall runs read-only (``dry=True``) when the engine accepts it, so no question's recall changes
+the state (access counts, stability, co-activation) the next question or ablation sees;
+``touch=True`` (``--touch``) measures with touching instead. Ablations: each entry is a channel
+set such as ``"vector"`` or ``"vector+fulltext"``; they are run (as ``recall(...,
+channels=("vector", "fulltext"))``) only when ``Kgmem.recall`` accepts a ``channels`` keyword
+(probed with a call on an empty namespace, since the signature may be ``**options``), otherwise
+only the default recall runs and the result says so. Recall may return a list of hits or an
+object with ``.hits`` (and ``.skipped`` / ``.xray.timings``, reported when present).
 
 The result is written as Markdown to ``out_path`` and as JSON next to it (same stem), with the
 machine, the command and the date. Only ids and scores are stored per question — never the data
@@ -63,17 +70,20 @@ from benchmarks.baselines import (
     baseline_rankings,
     category_markdown,
     load_locomo,
+    recall_at_k,
     score_ranking,
     scored_questions,
     summary_row,
 )
+from kgmem.errors import InvalidInput
 from kgmem.graph import repository
 from kgmem.graph.launcher import LocalServer, free_port
-from kgmem.records import Hit, Turn
+from kgmem.records import Turn
 from kgmem.service import Kgmem
 from kgmem.settings import Settings
 
 DEFAULT_RECALL_LIMIT = 20
+KGMEM_METRICS = (*METRICS, *(f"mem_r@{k}" for k in KS))
 DEFAULT_CONFIG = "default"
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 
@@ -104,11 +114,42 @@ def parse_channel_set(text: str) -> tuple[str, ...]:
     return channels
 
 
-def recall_accepts_channels(fn: Callable[..., Any] = Kgmem.recall) -> bool:
-    """True when the recall callable takes a ``channels`` keyword."""
+def signature_allows(fn: Callable[..., Any], name: str) -> bool:
+    """True when ``fn`` names a keyword ``name`` or takes ``**kwargs`` (then only a call tells)."""
     params = inspect.signature(fn).parameters
-    p = params.get("channels")
-    return p is not None and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
+    p = params.get(name)
+    if p is not None:
+        return p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
+    return any(q.kind is q.VAR_KEYWORD for q in params.values())
+
+
+def recall_accepts_channels(fn: Callable[..., Any] = Kgmem.recall) -> bool:
+    """True when the recall callable may take a ``channels`` keyword (by its signature)."""
+    return signature_allows(fn, "channels")
+
+
+def hits_of(result: Any) -> list[Any]:
+    """The hits of a recall result: a list of hits, or an object with a ``hits`` sequence."""
+    return list(getattr(result, "hits", result))
+
+
+async def probe_recall_options(km: Kgmem, namespace: str) -> dict[str, bool]:
+    """Which optional recall keywords (``dry``, ``channels``) this kgmem accepts, by trying them
+    on an empty namespace (the recall engine is being extended; its signature may be ``**opts``).
+    """
+    recall: Any = km.recall
+    out: dict[str, bool] = {}
+    for name, value in (("dry", True), ("channels", ("vector",))):
+        if not signature_allows(recall, name):
+            out[name] = False
+            continue
+        try:
+            await recall("where did the probe go?", namespace=namespace, limit=1, **{name: value})
+        except (TypeError, InvalidInput):
+            out[name] = False
+        else:
+            out[name] = True
+    return out
 
 
 def machine() -> dict[str, Any]:
@@ -155,6 +196,8 @@ class ConfigResult:
     chars: list[int] = field(default_factory=list)
     turns: list[int] = field(default_factory=list)
     latency_ms: list[float] = field(default_factory=list)
+    skipped: int = 0  # queries the engine's pre-retrieval gate answered with no lookup
+    stage_ms: dict[str, list[float]] = field(default_factory=dict)  # from the X-ray, if any
     per_question: list[dict[str, Any]] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
@@ -174,6 +217,8 @@ class ConfigResult:
                 "p95": _percentile(self.latency_ms, 0.95),
                 "mean": mean(self.latency_ms),
             },
+            "skipped_queries": self.skipped,
+            "stage_ms": {k: round(mean(v), 2) for k, v in self.stage_ms.items()},
         }
 
 
@@ -188,6 +233,7 @@ class IngestResult:
     seconds: float
     timings: dict[str, float]
     skipped_turns: int
+    covered_turns: int = 0  # turns at least one memory derives from
 
 
 class _Bar:
@@ -285,14 +331,32 @@ async def ingest(km: Kgmem, sample: Sample, namespace: str, progress: Progress) 
     )
 
 
+async def provenance_turns(km: Kgmem, namespace: str) -> set[str]:
+    """Every turn id that at least one memory of the namespace (any status) derives from."""
+    memories = await repository.find_memories(
+        km.graph, namespace=namespace, statuses=None, limit=1_000_000
+    )
+    ids = [str(m["id"]) for m in memories]
+    covered: set[str] = set()
+    for start in range(0, len(ids), 1000):
+        rows = await repository.find_memory_turns(
+            km.graph, namespace=namespace, ids=ids[start : start + 1000]
+        )
+        for row in rows:
+            covered.update(row["turn_ids"])
+    return covered
+
+
+def coverage(evidence: Sequence[str], covered: set[str]) -> float:
+    """Share of the evidence turns that some memory derives from: the ceiling of kgmem's R@k."""
+    return len(set(evidence) & covered) / len(set(evidence))
+
+
 async def _recall(
-    km: Kgmem, question: str, namespace: str, limit: int, channels: tuple[str, ...] | None
-) -> list[Hit]:
-    if channels is None:
-        return await km.recall(question, namespace=namespace, limit=limit)
-    recall: Any = km.recall  # the channels keyword is checked at run time (engine in flux)
-    hits: list[Hit] = await recall(question, namespace=namespace, limit=limit, channels=channels)
-    return hits
+    km: Kgmem, question: str, namespace: str, limit: int, options: Mapping[str, Any]
+) -> Any:
+    recall: Any = km.recall  # optional keywords were probed at run time (engine in flux)
+    return await recall(question, namespace=namespace, limit=limit, **options)
 
 
 async def evaluate_sample(
@@ -303,8 +367,13 @@ async def evaluate_sample(
     configs: dict[str, ConfigResult],
     recall_limit: int,
     progress: Progress,
+    options: Mapping[str, Any] | None = None,
 ) -> None:
-    """Recall every question under every configuration and score the ranked turns."""
+    """Recall every question under every configuration and score the ranked turns.
+
+    ``options`` are extra recall keywords for every call (e.g. ``dry=True``); a configuration's
+    channel set is added as ``channels=``.
+    """
     turns_of: dict[str, list[str]] = {}
     index = {id(q): i for i, q in enumerate(sample.questions)}
     label = f"recall {sample.sample_id}"
@@ -312,10 +381,19 @@ async def evaluate_sample(
     done = 0
     progress(label, 0, total)
     for name, cfg in configs.items():
+        opts = dict(options or {})
+        if cfg.channels is not None:
+            opts["channels"] = cfg.channels
         for q in questions:
             t0 = time.perf_counter()
-            hits = await _recall(km, q.question, namespace, recall_limit, cfg.channels)
+            result = await _recall(km, q.question, namespace, recall_limit, opts)
             cfg.latency_ms.append((time.perf_counter() - t0) * 1000.0)
+            hits = hits_of(result)
+            if getattr(result, "skipped", None):
+                cfg.skipped += 1
+            xray = getattr(result, "xray", None)
+            for stage, ms in (getattr(xray, "timings", None) or {}).items():
+                cfg.stage_ms.setdefault(stage, []).append(float(ms))
             missing = [h.memory_id for h in hits if h.memory_id not in turns_of]
             if missing:
                 rows = await repository.find_memory_turns(
@@ -325,8 +403,13 @@ async def evaluate_sample(
                     turns_of[row["id"]] = list(row["turn_ids"])
                 for mid in missing:
                     turns_of.setdefault(mid, [])
-            ranked = ranked_turns([h.memory_id for h in hits], turns_of)
+            ids = [h.memory_id for h in hits]
+            ranked = ranked_turns(ids, turns_of)
             scores = score_ranking(ranked, q.evidence)
+            for k in KS:  # memory-level: all provenance turns of the top k memories
+                scores[f"mem_r@{k}"] = recall_at_k(
+                    ranked_turns(ids[:k], turns_of), q.evidence, 10**9
+                )
             cfg.rows.append((q.category, scores))
             cfg.memories.append(len(hits))
             cfg.chars.append(sum(len(h.content) for h in hits))
@@ -356,9 +439,18 @@ async def evaluate(
     ablations: Sequence[str] = (),
     progress: Progress,
     keep: bool = False,
+    touch: bool = False,
 ) -> dict[str, Any]:
-    """Ingest, recall and score every sample; returns the JSON-ready result (no file I/O)."""
-    supported = recall_accepts_channels(type(km).recall)
+    """Ingest, recall and score every sample; returns the JSON-ready result (no file I/O).
+
+    Recall runs with ``dry=True`` when the engine takes it and ``touch`` is false, so that no
+    question's recall changes the memory state (access counts, stability, co-activation) that
+    the next question — or the next ablation — sees; the result records which was used.
+    """
+    probe_ns = f"locomo-probe-{uuid.uuid4().hex[:8]}"
+    accepted = await probe_recall_options(km, probe_ns)
+    supported = accepted["channels"]
+    options: dict[str, Any] = {"dry": True} if accepted["dry"] and not touch else {}
     configs: dict[str, ConfigResult] = {DEFAULT_CONFIG: ConfigResult(None)}
     if ablations and supported:
         for text in ablations:
@@ -370,10 +462,11 @@ async def evaluate(
         note = f"ran channel sets {list(configs)[1:]} through recall(channels=...)"
     else:
         note = (
-            f"ablations {list(ablations)} requested, but Kgmem.recall takes no channels= "
-            "keyword yet: ran the default recall only"
+            f"ablations {list(ablations)} requested, but Kgmem.recall does not accept "
+            "channels= yet: ran the default recall only"
         )
     baseline_rows: dict[str, list[tuple[int, dict[str, float]]]] = {m: [] for m in METHODS}
+    ceiling_rows: list[tuple[int, dict[str, float]]] = []
     baseline_chars: dict[int, list[int]] = {k: [] for k in KS}
     ingests: list[IngestResult] = []
     n_questions = 0
@@ -383,8 +476,16 @@ async def evaluate(
         n_questions += len(questions)
         namespace = f"locomo-{sample.sample_id}-{uuid.uuid4().hex[:8]}"
         try:
-            ingests.append(await ingest(km, sample, namespace, progress))
-            await evaluate_sample(km, sample, questions, namespace, configs, recall_limit, progress)
+            ingested = await ingest(km, sample, namespace, progress)
+            covered = await provenance_turns(km, namespace)
+            ingested.covered_turns = len(covered & {t.dia_id for t in sample.turns})
+            ingests.append(ingested)
+            ceiling_rows += [
+                (q.category, {"coverage": coverage(q.evidence, covered)}) for q in questions
+            ]
+            await evaluate_sample(
+                km, sample, questions, namespace, configs, recall_limit, progress, options
+            )
         finally:
             if not keep:
                 await km.wipe_namespace(namespace)
@@ -404,8 +505,12 @@ async def evaluate(
         "recall_limit": recall_limit,
         "seconds": round(time.perf_counter() - t_start, 1),
         "ablations": {"requested": list(ablations), "supported": supported, "note": note},
+        "recall_options": options,
         "kgmem": {name: cfg.summary() for name, cfg in configs.items()},
         "baselines": {m: aggregate(rows) for m, rows in baseline_rows.items() if rows},
+        "provenance_ceiling": {
+            name: row["coverage"] for name, row in aggregate(ceiling_rows).items()
+        },
         "baseline_context_chars": {
             f"top{k}": statistics.fmean(v) if v else float("nan") for k, v in baseline_chars.items()
         },
@@ -442,6 +547,12 @@ def render_markdown(result: Mapping[str, Any]) -> str:
         ),
         f"- kgmem recall limit K = {result['recall_limit']} memories per query; "
         f"LLM extraction: {result['settings'].get('llm_level')}",
+        f"- recall options for every query: {result.get('recall_options') or 'none'}"
+        + (
+            " (read-only: no query changes what the next one sees)"
+            if (result.get("recall_options") or {}).get("dry")
+            else ""
+        ),
         f"- ablations: {result['ablations']['note']}",
         f"- wall time: {result['seconds']} s",
         "",
@@ -478,7 +589,14 @@ def render_markdown(result: Mapping[str, Any]) -> str:
         "kgmem's ranked turn list is the hits' provenance turns in hit order (de-duplicated); it "
         "can hold fewer than 10 turns, and a turn no memory derives from can never be found. The "
         "baselines rank every turn of the conversation (one document per turn, "
-        '`"[session date] speaker: text"`).',
+        '`"[session date] speaker: text"`). In the per-category tables, `mem_r@k` is the share '
+        "of evidence turns among all provenance turns of the top k memories (a memory-level "
+        "view: one memory may stand for several turns).",
+        "",
+        "Provenance ceiling (share of evidence turns that any memory derives from, i.e. the "
+        "best R@k kgmem could reach whatever the ranking): "
+        + ", ".join(f"{k} {v:.3f}" for k, v in result.get("provenance_ceiling", {}).items())
+        + ".",
         "",
         "README baselines of the full dev split, for reference (R@5, R@10, MRR, multi-hop R@10, "
         "temporal R@10): "
@@ -493,9 +611,16 @@ def render_markdown(result: Mapping[str, Any]) -> str:
         lines += [
             f"## kgmem ({name}) per category",
             "",
-            f"Recall latency: p50 {lat['p50']:.0f} ms, p95 {lat['p95']:.0f} ms.",
+            f"Recall latency: p50 {lat['p50']:.0f} ms, p95 {lat['p95']:.0f} ms; "
+            f"{cfg.get('skipped_queries', 0)} queries skipped by the pre-retrieval gate."
+            + (
+                " Mean stage time (ms): "
+                + ", ".join(f"{k} {v:.1f}" for k, v in cfg["stage_ms"].items())
+                if cfg.get("stage_ms")
+                else ""
+            ),
             "",
-            category_markdown(cfg["table"]),
+            category_markdown(cfg["table"], metrics=KGMEM_METRICS),
             "",
         ]
     for method, table in result["baselines"].items():
@@ -503,13 +628,15 @@ def render_markdown(result: Mapping[str, Any]) -> str:
     lines += [
         "## Ingest",
         "",
-        "| conversation | sessions | turns | episodes | memories | skipped turns | seconds |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| conversation | sessions | turns | episodes | memories | skipped turns "
+        "| turns with a memory | seconds |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for i in result["ingest"]:
         lines.append(
             f"| {i['sample_id']} | {i['sessions']} | {i['turns']} | {i['episodes']} | "
-            f"{i['memories']} | {i['skipped_turns']} | {i['seconds']} |"
+            f"{i['memories']} | {i['skipped_turns']} | {i.get('covered_turns', 0)} | "
+            f"{i['seconds']} |"
         )
     lines.append("")
     stages: dict[str, float] = {}
@@ -551,6 +678,7 @@ def run(
     command: str | None = None,
     keep: bool = False,
     captions: bool = True,
+    touch: bool = False,
 ) -> dict[str, Any]:
     """Run the benchmark against the Neo4j of ``settings`` (schema applied) and write the result."""
     samples = load_locomo(data_path, conversations=conversations, captions=captions)
@@ -569,6 +697,7 @@ def run(
                     ablations=ablations,
                     progress=progress,
                     keep=keep,
+                    touch=touch,
                 )
             result["server"] = server
             return result
@@ -632,6 +761,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--uri", default=None, help="use this Neo4j instead of a private one")
     parser.add_argument("--keep", action="store_true", help="keep the benchmark namespaces")
     parser.add_argument("--no-captions", action="store_true", help="leave photo captions out")
+    parser.add_argument(
+        "--touch", action="store_true", help="let recall touch hits (default: dry=True)"
+    )
     args = parser.parse_args(args_list)
     command = "python -m benchmarks.locomo " + shlex.join(args_list)
     kwargs: dict[str, Any] = {
@@ -643,6 +775,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "command": command.strip(),
         "keep": args.keep,
         "captions": not args.no_captions,
+        "touch": args.touch,
     }
     if args.uri:
         result = run(Settings(neo4j_uri=args.uri), args.out, **kwargs)

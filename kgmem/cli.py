@@ -185,7 +185,8 @@ def recall_cmd(
     limit: int = typer.Option(10, "--limit", "-k"),
 ) -> None:
     """Recall the memories that best answer a query."""
-    hits = _run(lambda km: km.recall(query, namespace=namespace, limit=limit))
+    result = _run(lambda km: km.recall(query, namespace=namespace, limit=limit))
+    hits = result.hits
     table = Table("#", "score", "memory", "channels")
     for i, hit in enumerate(hits, start=1):
         chans = " ".join(f"{c.channel}#{c.rank}" for c in hit.channels)

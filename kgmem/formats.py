@@ -54,9 +54,16 @@ def read_jsonl_turns(path: Path) -> list[Turn]:
             at = as_utc(obj["at"]) if obj.get("at") is not None else None
         except InvalidInput as exc:
             raise InvalidInput(f"{path}:{number}: {exc.message}") from None
-        turns.append(Turn(text=obj["text"], role=obj.get("role", "user"),
-                          speaker=obj.get("speaker"), session_id=obj.get("session_id"), at=at,
-                          turn_id=obj.get("turn_id")))
+        turns.append(
+            Turn(
+                text=obj["text"],
+                role=obj.get("role", "user"),
+                speaker=obj.get("speaker"),
+                session_id=obj.get("session_id"),
+                at=at,
+                turn_id=obj.get("turn_id"),
+            )
+        )
     return turns
 
 
@@ -73,9 +80,16 @@ def locomo_conversation(sample: dict[str, Any]) -> Conversation:
             text = raw["text"]
             if raw.get("blip_caption"):
                 text = f"{text} [shares a photo: {raw['blip_caption']}]"
-            turns.append(Turn(text=text, role="user", speaker=raw["speaker"],
-                              session_id=f"{sample_id}-session_{n}", at=at,
-                              turn_id=raw["dia_id"]))
+            turns.append(
+                Turn(
+                    text=text,
+                    role="user",
+                    speaker=raw["speaker"],
+                    session_id=f"{sample_id}-session_{n}",
+                    at=at,
+                    turn_id=raw["dia_id"],
+                )
+            )
     speakers = tuple(s for s in (conv.get("speaker_a"), conv.get("speaker_b")) if s)
     return Conversation(sample_id, speakers, tuple(turns))
 

@@ -70,23 +70,3 @@ class WriteReceipt:
     reason: str = ""
     related_ids: tuple[str, ...] = ()
     entities: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class ChannelHit:
-    """One channel's view of a candidate: its 1-based rank and raw score in that channel."""
-
-    channel: str
-    rank: int
-    score: float
-
-
-@dataclass(frozen=True)
-class Hit:
-    """One recalled memory with its fused score and the channels that found it."""
-
-    memory_id: str
-    content: str
-    score: float
-    category: str | None = None
-    channels: tuple[ChannelHit, ...] = ()

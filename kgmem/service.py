@@ -23,8 +23,8 @@ from kgmem.ingest.episodes import as_utc
 from kgmem.ml.embedder import Embedder
 from kgmem.ml.llm import LLMClient
 from kgmem.ml.nlp import Nlp
-from kgmem.recall.engine import recall
-from kgmem.records import Hit, Turn, WriteReceipt
+from kgmem.recall.engine import RecallResult, build_request, recall
+from kgmem.records import Turn, WriteReceipt
 from kgmem.settings import Settings
 from kgmem.taxonomy import ConflictStrategy, Status, check_transition, parse_enum
 from kgmem.validation import check_namespace, check_text
@@ -153,15 +153,12 @@ class Kgmem:
         return changed
 
     async def recall(
-        self, query: str, *, namespace: str | None = None, limit: int = 10
-    ) -> list[Hit]:
-        return await recall(
-            self.graph,
-            self.embedder,
-            query=query,
-            namespace=namespace or self.settings.namespace,
-            limit=limit,
-        )
+        self, query: str, *, namespace: str | None = None, limit: int = 10, **options: Any
+    ) -> RecallResult:
+        """Recall memories for a query; options: profile, mode, categories, tiers,
+        min_confidence, as_of, include_superseded, dry, channels, session_id."""
+        request = build_request(query, namespace or self.settings.namespace, limit=limit, **options)
+        return await recall(self.graph, self.embedder, self.nlp, request)
 
     async def stats(self, *, namespace: str | None = None) -> dict[str, Any]:
         return await repository.get_namespace_stats(self.graph, namespace=self._ns(namespace))

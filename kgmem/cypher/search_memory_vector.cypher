@@ -1,7 +1,7 @@
 // Nearest memories to a query embedding within one namespace (overfetches $k from the index, then filters).
 // params: $namespace, $embedding, $k, $limit
 CALL db.index.vector.queryNodes('memory_embedding', $k, $embedding) YIELD node, score
-WHERE node.namespace = $namespace AND coalesce(node.status, 'active') = 'active'
-RETURN node.id AS id, node.content AS content, node.category AS category, score
+WITH node, score WHERE node.namespace = $namespace
+RETURN node.id AS id, score
 ORDER BY score DESC
 LIMIT $limit

@@ -13,6 +13,8 @@ from datetime import datetime
 from typing import Any
 
 from kgmem.graph.client import GraphClient, Row, Step
+from kgmem.ingest.linking import REINFORCE_DELTA
+from kgmem.lifecycle.strength import NEIGHBOUR_BOOST
 
 
 async def get_memory(graph: GraphClient, *, namespace: str, memory_id: str) -> Row | None:
@@ -44,19 +46,6 @@ async def get_server_info(graph: GraphClient) -> Row:
 async def delete_namespace(graph: GraphClient, *, namespace: str) -> int:
     rows = await graph.run("delete_namespace", namespace=namespace)
     return int(rows[0]["deleted"]) if rows else 0
-
-
-async def project_namespace_graph(graph: GraphClient, *, name: str, namespace: str) -> Row:
-    rows = await graph.run("project_namespace_graph", graph=name, namespace=namespace)
-    return rows[0]
-
-
-async def find_personalized_pagerank(
-    graph: GraphClient, *, name: str, namespace: str, seeds: list[str], limit: int
-) -> list[Row]:
-    return await graph.run(
-        "find_personalized_pagerank", graph=name, namespace=namespace, seeds=seeds, limit=limit
-    )
 
 
 async def drop_graph(graph: GraphClient, *, name: str) -> None:
@@ -238,3 +227,88 @@ def write_boxes(
         "write_boxes",
         {"namespace": namespace, "boxes": boxes, "members": members, "traces": traces},
     )
+
+
+async def search_entity_memories(
+    graph: GraphClient, *, namespace: str, names: list[str], query: str, hops: int, limit: int
+) -> list[Row]:
+    return await graph.run(
+        "search_entity_memories",
+        namespace=namespace,
+        names=names,
+        query=query,
+        hops=hops,
+        limit=limit,
+    )
+
+
+async def search_memory_activation(
+    graph: GraphClient,
+    *,
+    namespace: str,
+    seeds: list[dict[str, Any]],
+    decay: float,
+    fanout: int,
+    limit: int,
+) -> list[Row]:
+    return await graph.run(
+        "search_memory_activation",
+        namespace=namespace,
+        seeds=seeds,
+        decay=decay,
+        fanout=fanout,
+        limit=limit,
+    )
+
+
+async def get_recall_candidates(graph: GraphClient, *, namespace: str, ids: list[str]) -> list[Row]:
+    if not ids:
+        return []
+    return await graph.run("get_recall_candidates", namespace=namespace, ids=ids)
+
+
+async def touch_memories(
+    graph: GraphClient,
+    *,
+    namespace: str,
+    touches: list[dict[str, Any]],
+    pairs: list[list[str]],
+    now: datetime,
+    neighbour_boost: float = NEIGHBOUR_BOOST,
+    pair_delta: float = REINFORCE_DELTA,
+) -> None:
+    await graph.run(
+        "touch_memories",
+        namespace=namespace,
+        touches=touches,
+        pairs=pairs,
+        now=now,
+        neighbour_boost=neighbour_boost,
+        pair_delta=pair_delta,
+    )
+
+
+async def get_namespace_version(graph: GraphClient, *, namespace: str, graph_prefix: str) -> Row:
+    rows = await graph.run("get_namespace_version", namespace=namespace, graph_prefix=graph_prefix)
+    return rows[0]
+
+
+async def project_recall_graph(
+    graph: GraphClient, *, name: str, namespace: str, half_life_days: float
+) -> Row:
+    rows = await graph.run(
+        "project_recall_graph", graph=name, namespace=namespace, half_life_days=half_life_days
+    )
+    return rows[0]
+
+
+async def find_pagerank_memories(
+    graph: GraphClient, *, name: str, namespace: str, seeds: list[str], limit: int
+) -> list[Row]:
+    return await graph.run(
+        "find_pagerank_memories", graph=name, namespace=namespace, seeds=seeds, limit=limit
+    )
+
+
+def bump_namespace(*, namespace: str, now: datetime) -> Step:
+    return Step("bump_namespace", {"namespace": namespace, "now": now})

@@ -17,6 +17,7 @@ a pinned one never superseded silently — those become ``flag`` (both kept, ``C
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -125,7 +126,8 @@ def decide(
             )
     subject = frozenset(normalize_name(e) for e in candidate_entities) - {""}
     # About someone else (disjoint entities): never a duplicate, never a contradiction.
-    same = [n for n in live if _same_subject(subject, n)]
+    lead = lead_name(candidate.content)
+    same = [n for n in live if _same_subject(subject, n, lead)]
     is_correction = candidate.category == Category.CORRECTION
     for n in same:
         sim = _sim(n)
@@ -233,9 +235,69 @@ def _is_live(n: Neighbour, now: datetime) -> bool:
     return n.status in LIVE_STATUSES and (n.valid_until is None or _utc(n.valid_until) > now)
 
 
-def _same_subject(subject: frozenset[str], n: Neighbour) -> bool:
+def _same_subject(subject: frozenset[str], n: Neighbour, lead: str | None = None) -> bool:
     theirs = frozenset(normalize_name(e) for e in n.entities) - {""}
-    return not subject or not theirs or bool(subject & theirs)
+    if not subject or not theirs or bool(subject & theirs):
+        return True
+    # NER misses names often enough ("Priya lives in Berlin" has no PERSON for the small
+    # model), so the candidate's leading name also counts when the neighbour's text has it.
+    return lead is not None and lead in _words(n.content)
+
+
+_LEAD_SKIP = frozenset(
+    [
+        "actually",
+        "also",
+        "so",
+        "well",
+        "oh",
+        "ok",
+        "okay",
+        "yes",
+        "no",
+        "hey",
+        "hi",
+        "now",
+        "then",
+        "but",
+        "and",
+        "the",
+        "a",
+        "an",
+        "this",
+        "that",
+        "these",
+        "those",
+        "my",
+        "our",
+        "your",
+        "his",
+        "her",
+        "their",
+        "its",
+        "i",
+        "we",
+        "you",
+        "he",
+        "she",
+        "they",
+        "it",
+    ]
+)
+_WORD_RE = re.compile(r"[A-Za-z][\w'’-]*")
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(w.lower() for w in _WORD_RE.findall(text))
+
+
+def lead_name(text: str) -> str | None:
+    """The first capitalised word that is not a discourse marker, article or pronoun."""
+    words: list[str] = _WORD_RE.findall(text)
+    for word in words[:6]:
+        if word[0].isupper() and word.lower() not in _LEAD_SKIP:
+            return word.lower()
+    return None
 
 
 def _sim(n: Neighbour) -> float:

@@ -32,6 +32,7 @@ from kgmem.ingest.normalize import content_hash, normalize_name
 from kgmem.ingest.scoring import CAPTURE_STABILITY_BOOST, WriteScores
 from kgmem.records import ExtractedFact, WriteReceipt
 from kgmem.taxonomy import (
+    DEFAULT_MEMORY_TYPE,
     MEMORY_REL_TYPE,
     MemoryRelation,
     RelationType,
@@ -85,7 +86,7 @@ def memory_row(
         "content_hash": c.hash,
         "category": f.category,
         "kind": classify_kind(parse_enum_category(f.category), f.content, f.tags),
-        "type": "fact",
+        "type": str(DEFAULT_MEMORY_TYPE[parse_enum_category(f.category)]),
         "tier": "working",
         "status": "active",
         "lifecycle_state": "active",

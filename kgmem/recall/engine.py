@@ -1,63 +1,438 @@
-"""The recall orchestrator: embed the query, ask the vector and fulltext channels, fuse with RRF.
+"""The recall orchestrator: query understanding, channels, fusion, scoring, filters, MMR, touch.
 
-I/O happens here and in the gateway; ranking is the pure ``fusion.rrf``. Every channel query is
-scoped to the caller's namespace, so nothing from another namespace can reach the candidates.
-Input is validated before any I/O.
+Every stage but the I/O is a pure function from ``kgmem/recall`` (query, fusion, filters,
+scoring, diversity, xray); this module only sequences them, runs the channel queries through the
+graph gateway and the embedder in a worker thread, and times each stage. Every query is scoped
+to the request's namespace, so no other namespace's memory reaches a hit or the X-ray. A ``dry``
+recall reads only; otherwise the hits are touched (access count, last access, stability, Hebbian
+co-activation, 2% boost to linked neighbours).
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from typing import Any
 
+from kgmem.errors import InvalidInput
 from kgmem.graph import repository
 from kgmem.graph.client import GraphClient
+from kgmem.ingest.episodes import as_utc
+from kgmem.ingest.normalize import normalize_name
+from kgmem.lifecycle.retention import effective_stability, fsrs_retention
+from kgmem.lifecycle.strength import after_access
 from kgmem.ml.embedder import Embedder
+from kgmem.ml.nlp import Nlp
+from kgmem.recall.diversity import centroid, gate_confidence, hit_confidence, mmr
+from kgmem.recall.filters import Evidence, Filters, apply_filters, to_candidate
 from kgmem.recall.fusion import rrf
 from kgmem.recall.lucene import to_lucene
-from kgmem.records import ChannelHit, Hit
+from kgmem.recall.profiles import get_mode, get_profile
+from kgmem.recall.query import (
+    STRATEGIES,
+    classify_intent,
+    decompose,
+    hyde_variants,
+    should_expand,
+    should_skip,
+)
+from kgmem.recall.scoring import Candidate, Scored, rank
+from kgmem.recall.xray import ChannelEvidence, Dropped, DropReason, HitExplain, PathStep, Xray
+from kgmem.taxonomy import Category, Tier, parse_enum
 from kgmem.validation import check_limit, check_namespace, check_text
 
 MAX_QUERY_CHARS = 2048
-OVERFETCH = 4  # vector index returns global neighbours; namespace filtering happens after
+CHANNELS = ("vector", "fulltext", "entity", "activation")
+ACTIVATIONS = ("spreading", "pagerank")
+ACTIVATION_SEEDS = 10
+ACTIVATION_DECAY = 0.5  # activation halves per hop
+FANOUT_CAP = 50  # entities mentioned by more memories than this do not spread activation
+CO_ACTIVATION_TOP = 5  # Hebbian pairs are formed among the top hits
+
+
+@dataclass(frozen=True)
+class RecallRequest:
+    query: str
+    namespace: str
+    limit: int = 10
+    profile: str = "balanced"
+    mode: str = "full_context"
+    categories: frozenset[str] | None = None
+    tiers: frozenset[str] | None = None
+    min_confidence: float = 0.0
+    as_of: datetime | None = None
+    include_superseded: bool = False
+    dry: bool = False
+    channels: tuple[str, ...] = CHANNELS
+    session_id: str | None = None
+    activation: str = "spreading"  # spreading (Cypher, per query) | pagerank (GDS projection)
+
+
+@dataclass(frozen=True)
+class RecallHit:
+    memory_id: str
+    content: str
+    score: float
+    category: str
+    status: str
+    injection: str  # full | abbreviated | skipped (seed 004's confidence gate)
+    turn_ids: tuple[str, ...]
+    valid_from: datetime | None
+    valid_until: datetime | None
+    channels: tuple[ChannelEvidence, ...] = ()
+
+
+@dataclass(frozen=True)
+class RecallResult:
+    hits: tuple[RecallHit, ...]
+    xray: Xray
+    skipped: str | None = None
+
+
+@dataclass
+class _Run:
+    timings: dict[str, float] = field(default_factory=dict)
+    queries: list[str] = field(default_factory=list)
+    t: float = field(default_factory=time.perf_counter)
+
+    def tick(self, stage: str) -> None:
+        now = time.perf_counter()
+        self.timings[stage] = round(self.timings.get(stage, 0.0) + (now - self.t) * 1000, 3)
+        self.t = now
+
+
+def build_request(query: object, namespace: object, **opts: Any) -> RecallRequest:
+    """Validate every option before any I/O (typed errors for bad input)."""
+    text = check_text(query, what="query", limit=MAX_QUERY_CHARS)
+    ns = check_namespace(namespace)
+    limit = check_limit(opts.pop("limit", 10), low=1, high=100)
+    profile = get_profile(opts.pop("profile", None) or "balanced").name
+    mode = get_mode(opts.pop("mode", None) or "full_context").name
+    cats = opts.pop("categories", None)
+    tiers = opts.pop("tiers", None)
+    as_of = opts.pop("as_of", None)
+    min_conf = opts.pop("min_confidence", 0.0)
+    if (
+        isinstance(min_conf, bool)
+        or not isinstance(min_conf, int | float)
+        or not 0 <= min_conf <= 1
+    ):
+        raise InvalidInput(f"min_confidence must be a number in [0, 1], got {min_conf!r}")
+    channels = tuple(opts.pop("channels", None) or CHANNELS)
+    unknown = set(channels) - set(CHANNELS)
+    if unknown or not channels:
+        raise InvalidInput(f"channels must be a non-empty subset of {list(CHANNELS)}")
+    request = RecallRequest(
+        query=text,
+        namespace=ns,
+        limit=limit,
+        profile=profile,
+        mode=mode,
+        categories=frozenset(str(parse_enum(Category, c, "category")) for c in cats)
+        if cats
+        else None,
+        tiers=frozenset(str(parse_enum(Tier, t, "tier")) for t in tiers) if tiers else None,
+        min_confidence=float(min_conf),
+        as_of=as_utc(as_of, "as_of") if as_of is not None else None,
+        include_superseded=bool(opts.pop("include_superseded", False)),
+        dry=bool(opts.pop("dry", False)),
+        channels=channels,
+        session_id=opts.pop("session_id", None),
+    )
+    activation = opts.pop("activation", None) or "spreading"
+    if activation not in ACTIVATIONS:
+        raise InvalidInput(f"activation must be one of {list(ACTIVATIONS)}, got {activation!r}")
+    request = replace(request, activation=activation)
+    if opts:
+        raise InvalidInput(f"unknown recall options: {sorted(opts)}")
+    return request
 
 
 async def recall(
     graph: GraphClient,
     embedder: Embedder,
-    *,
-    query: object,
-    namespace: object,
-    limit: object = 10,
-) -> list[Hit]:
-    text = check_text(query, what="query", limit=MAX_QUERY_CHARS)
-    ns = check_namespace(namespace)
-    n = check_limit(limit, low=1, high=100)
-    k = max(50, n * OVERFETCH)
-    embedding = await asyncio.to_thread(embedder.embed_one, text)
-    vector_rows = await repository.search_memory_vector(
-        graph, namespace=ns, embedding=embedding, k=k, limit=k
+    nlp: Nlp,
+    req: RecallRequest,
+    now: datetime | None = None,
+) -> RecallResult:
+    run = _Run()
+    when = now or datetime.now(UTC)
+    skip = should_skip(req.query)
+    if skip is not None:  # seed 004's pre-retrieval gate: no embedding, no query
+        xray = Xray(req.query, "skipped", (), (), (), (), run.timings, ())
+        return RecallResult((), xray, skip)
+    intent = classify_intent(req.query)
+    strategy = STRATEGIES[intent]
+    profile = get_profile(req.profile).tuned(
+        utility_boost=strategy.utility_boost,
+        vector_weight=strategy.vector_weight,
+        fts_weight=strategy.fts_weight,
     )
-    lucene = to_lucene(text)
-    fulltext_rows = (
-        await repository.search_memory_fulltext(graph, namespace=ns, query=lucene, k=k, limit=k)
-        if lucene
-        else []
-    )
-    channels = {"vector": vector_rows, "fulltext": fulltext_rows}
-    contents: dict[str, tuple[str, str | None]] = {}
-    seen: dict[str, list[ChannelHit]] = {}
-    for channel, rows in channels.items():
-        for rank, row in enumerate(rows, start=1):
-            contents[row["id"]] = (row["content"], row.get("category"))
-            seen.setdefault(row["id"], []).append(ChannelHit(channel, rank, float(row["score"])))
-    fused = rrf([[r["id"] for r in rows] for rows in channels.values()])
-    return [
-        Hit(
-            memory_id=mid,
-            content=contents[mid][0],
-            category=contents[mid][1],
-            score=score,
-            channels=tuple(seen[mid]),
+    subs = decompose(req.query)
+    run.tick("understand")
+    ev, rankings, qvec, q_entities = await _channels(graph, embedder, nlp, req, subs, run)
+    hyde: list[str] = []
+    best = max((e.vector for e in ev.values() if e.vector is not None), default=None)
+    if "vector" in req.channels and should_expand(_cos(best)):  # seed 002 auto-expansion
+        hyde = hyde_variants(req.query)
+        vecs = await asyncio.to_thread(embedder.embed, hyde)
+        rows = await repository.search_memory_vector(
+            graph,
+            namespace=req.namespace,
+            embedding=centroid([qvec, *vecs]),
+            k=_k(req),
+            limit=_k(req),
         )
-        for mid, score in fused[:n]
+        run.queries.append("search_memory_vector")
+        _collect(ev, rankings, "vector_hyde", rows, "vector")
+        run.tick("expand")
+    fused = rrf(rankings)
+    if "activation" in req.channels and fused:
+        seeds = [
+            {"id": mid, "weight": 1.0 / (1 + i)}
+            for i, (mid, _) in enumerate(fused[:ACTIVATION_SEEDS])
+        ]
+        rows = await repository.search_memory_activation(
+            graph,
+            namespace=req.namespace,
+            seeds=seeds,
+            decay=ACTIVATION_DECAY,
+            fanout=FANOUT_CAP,
+            limit=_k(req),
+        )
+        run.queries.append("search_memory_activation")
+        _collect(ev, rankings, "activation", rows, "activation")
+        fused = rrf(rankings)
+        run.tick("activation")
+    rrf_of = dict(fused)
+    ids = [mid for mid, _ in fused[: max(_k(req), 3 * req.limit)]]
+    rows = await repository.get_recall_candidates(graph, namespace=req.namespace, ids=ids)
+    run.queries.append("get_recall_candidates")
+    cands = [
+        to_candidate(r, ev[r["memory"]["id"]], rrf_of[r["memory"]["id"]], q_entities) for r in rows
     ]
+    turns = {r["memory"]["id"]: tuple(r.get("turns") or ()) for r in rows}
+    recorded = {r["memory"]["id"]: _opt(r["memory"].get("recorded_at")) for r in rows}
+    run.tick("hydrate")
+    filters = Filters(
+        as_of=req.as_of,
+        categories=req.categories,
+        tiers=req.tiers,
+        min_confidence=req.min_confidence,
+        include_superseded=req.include_superseded or strategy.include_superseded,
+    )
+    kept, dropped = apply_filters(cands, filters, get_mode(req.mode), when, recorded)
+    scored = rank(
+        kept, profile, when, stability=_stability, session_id=req.session_id, query_embedding=qvec
+    )
+    run.tick("score")
+    by_id = {c.id: c for c in kept}
+    top = max((s.final for s in scored), default=1.0) or 1.0
+    chosen = mmr(
+        [(s.memory_id, s.final / top, by_id[s.memory_id].embedding) for s in scored], k=req.limit
+    )
+    score_of = {s.memory_id: s for s in scored}
+    dropped += [
+        Dropped(
+            d, by_id[d].content, DropReason.MMR, "too similar to a higher hit", score_of[d].final
+        )
+        for d in chosen.dropped
+    ]
+    picked = set(chosen.selected) | set(chosen.dropped)
+    dropped += [
+        Dropped(
+            s.memory_id,
+            by_id[s.memory_id].content,
+            DropReason.LIMIT,
+            f"ranked below the limit of {req.limit}",
+            s.final,
+        )
+        for s in scored
+        if s.memory_id not in picked
+    ][:20]
+    run.tick("mmr")
+    hits, explains = _hits(chosen.selected, score_of, by_id, ev, turns)
+    if not req.dry and hits:
+        await _touch(graph, req.namespace, [by_id[h.memory_id] for h in hits], when)
+        run.queries.append("touch_memories")
+    run.tick("touch")
+    xray = Xray(
+        req.query,
+        str(intent),
+        tuple(subs),
+        tuple(hyde),
+        tuple(explains),
+        tuple(dropped),
+        dict(run.timings),
+        tuple(run.queries),
+    )
+    return RecallResult(tuple(hits), xray)
+
+
+def _k(req: RecallRequest) -> int:
+    return max(50, 3 * req.limit)  # seed 004: 3x overfetch for the MMR pool
+
+
+def _cos(raw: float | None) -> float | None:
+    return None if raw is None else max(0.0, 2.0 * raw - 1.0)  # Neo4j cosine score → cosine
+
+
+def _opt(value: Any) -> datetime | None:
+    return as_utc(value) if value is not None else None
+
+
+def _stability(c: Candidate, now: datetime) -> float:
+    return effective_stability(
+        parse_enum(Category, c.category, "category"),
+        c.access_count,
+        stability_multiplier=c.stability,
+        tier=parse_enum(Tier, c.tier, "tier"),
+        source=c.source,
+    )
+
+
+def _collect(
+    ev: dict[str, Evidence],
+    rankings: list[list[str]],
+    name: str,
+    rows: Sequence[dict[str, Any]],
+    kind: str,
+) -> None:
+    ranking = []
+    for i, row in enumerate(rows, start=1):
+        e = ev.setdefault(row["id"], Evidence())
+        score = float(row["score"])
+        e.ranks.setdefault(name, (i, score))
+        if kind == "vector":
+            e.vector = max(e.vector or 0.0, score)
+        elif kind == "fulltext":
+            e.bm25 = max(e.bm25 or 0.0, score)
+        elif kind == "activation":
+            e.activation = max(e.activation or 0.0, score)
+        elif kind == "entity":
+            e.entity = max(e.entity or 0.0, score)
+        if row.get("path") and not e.path:
+            e.path = tuple(row["path"])
+            e.path_confidences = tuple(row.get("confidences") or ())
+        ranking.append(row["id"])
+    rankings.append(ranking)
+
+
+async def _channels(
+    graph: GraphClient,
+    embedder: Embedder,
+    nlp: Nlp,
+    req: RecallRequest,
+    subs: list[str],
+    run: _Run,
+) -> tuple[dict[str, Evidence], list[list[str]], list[float], frozenset[str]]:
+    vecs = await asyncio.to_thread(
+        embedder.embed, [req.query, *subs[1:]] if len(subs) > 1 else [req.query]
+    )
+    mentions = await asyncio.to_thread(nlp.entities, req.query) if "entity" in req.channels else []
+    run.tick("embed")
+    ev: dict[str, Evidence] = {}
+    rankings: list[list[str]] = []
+    queries = [req.query, *subs[1:]] if len(subs) > 1 else [req.query]
+    names = sorted({normalize_name(m.name) for m in mentions} - {""})
+    k = _k(req)
+    for i, (q, vec) in enumerate(zip(queries, vecs, strict=True)):
+        tag = "" if i == 0 else f"#{i}"
+        if "vector" in req.channels:
+            rows = await repository.search_memory_vector(
+                graph, namespace=req.namespace, embedding=vec, k=k, limit=k
+            )
+            run.queries.append("search_memory_vector")
+            _collect(ev, rankings, "vector" + tag, rows, "vector")
+        lucene = to_lucene(q)
+        if "fulltext" in req.channels and lucene:
+            rows = await repository.search_memory_fulltext(
+                graph, namespace=req.namespace, query=lucene, k=k, limit=k
+            )
+            run.queries.append("search_memory_fulltext")
+            _collect(ev, rankings, "fulltext" + tag, rows, "fulltext")
+    if "entity" in req.channels and (names or to_lucene(req.query)):
+        rows = await repository.search_entity_memories(
+            graph,
+            namespace=req.namespace,
+            names=names,
+            query=to_lucene(req.query) or "",
+            hops=2,
+            limit=k,
+        )
+        run.queries.append("search_entity_memories")
+        _collect(ev, rankings, "entity", rows, "entity")
+    run.tick("channels")
+    return ev, rankings, vecs[0], frozenset(names)
+
+
+def _hits(
+    selected: Sequence[str],
+    score_of: dict[str, Scored],
+    by_id: dict[str, Candidate],
+    ev: dict[str, Evidence],
+    turns: dict[str, tuple[str, ...]],
+) -> tuple[list[RecallHit], list[HitExplain]]:
+    hits, explains = [], []
+    for mid in selected:
+        s, c, e = score_of[mid], by_id[mid], ev[mid]
+        channels = tuple(ChannelEvidence(name, r, raw) for name, (r, raw) in e.ranks.items())
+        injection = gate_confidence(hit_confidence(s))
+        hits.append(
+            RecallHit(
+                mid,
+                c.content,
+                s.final,
+                c.category,
+                c.status,
+                injection,
+                turns.get(mid, ()),
+                c.valid_from,
+                c.valid_until,
+                channels,
+            )
+        )
+        explains.append(
+            HitExplain.from_scored(
+                s,
+                c.content,
+                channels=channels,
+                path=_path(e),
+                valid_from=c.valid_from,
+                valid_until=c.valid_until,
+                status=c.status,
+                episodes=turns.get(mid, ()),
+                injection=injection,
+            )
+        )
+    return hits, explains
+
+
+def _path(e: Evidence) -> tuple[PathStep, ...]:
+    """The graph path that brought a hit: alternating nodes and edges, with edge confidences."""
+    if not e.path:
+        return ()
+    steps: list[PathStep] = []
+    confs = list(e.path_confidences)
+    nodes = e.path[0::2]
+    edges = e.path[1::2]
+    for i, node in enumerate(nodes):
+        edge = edges[i - 1] if i > 0 and i - 1 < len(edges) else None
+        conf = confs[i - 1] if i > 0 and i - 1 < len(confs) else None
+        steps.append(PathStep(str(node), "node", str(node), edge, conf))
+    return tuple(steps)
+
+
+async def _touch(graph: GraphClient, ns: str, hits: Sequence[Candidate], now: datetime) -> None:
+    touches = []
+    for c in hits:
+        s_days = _stability(c, now)
+        last = c.last_accessed or c.created_at
+        r = fsrs_retention(max(0.0, (now - last).total_seconds() / 86400), s_days)
+        touches.append({"id": c.id, "stability": after_access(c.stability, c.access_count, r)})
+    top = [c.id for c in hits[:CO_ACTIVATION_TOP]]
+    pairs = [[a, b] for i, a in enumerate(top) for b in top[i + 1 :]]
+    await repository.touch_memories(graph, namespace=ns, touches=touches, pairs=pairs, now=now)

@@ -20,7 +20,6 @@ from enum import StrEnum
 from typing import Any
 
 from kgmem.recall.scoring import Scored
-from kgmem.records import ChannelHit
 
 ADDITIVE_TOLERANCE = 1e-9  # relative; the scorer itself is exact, this absorbs transport rounding
 
@@ -44,10 +43,6 @@ class ChannelEvidence:
     channel: str  # vector | fulltext | entity | activation | hot_tier | ...
     rank: int
     raw_score: float
-
-    @classmethod
-    def from_hit(cls, hit: ChannelHit) -> ChannelEvidence:
-        return cls(hit.channel, hit.rank, hit.score)
 
 
 @dataclass(frozen=True)

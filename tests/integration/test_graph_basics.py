@@ -90,8 +90,7 @@ def test_schema_init_is_idempotent(km: Kgmem, arun: Any) -> None:
 def test_vector_index_returns_true_nearest_neighbours(km: Kgmem, arun: Any, namespace: str) -> None:
     rng = random.Random(7)
     vectors = {f"doc {i}": _unit([rng.gauss(0, 1) for _ in range(384)]) for i in range(40)}
-    for text, vec in vectors.items():
-        _store(km, arun, namespace, text, vec)
+    text_of = {_store(km, arun, namespace, text, vec): text for text, vec in vectors.items()}
     for probe in ["doc 3", "doc 17", "doc 31"]:
         q = _unit([x + rng.gauss(0, 0.05) for x in vectors[probe]])
 
@@ -104,7 +103,7 @@ def test_vector_index_returns_true_nearest_neighbours(km: Kgmem, arun: Any, name
                 km.graph, namespace=namespace, embedding=q, k=40, limit=3
             )
         )
-        assert [r["content"] for r in rows] == truth[:3]
+        assert [text_of[r["id"]] for r in rows] == truth[:3]
 
 
 def test_fulltext_ranks_planted_exact_match_first(km: Kgmem, arun: Any, namespace: str) -> None:
@@ -116,13 +115,13 @@ def test_fulltext_ranks_planted_exact_match_first(km: Kgmem, arun: Any, namespac
     ]
     for text in filler:
         _store(km, arun, namespace, text, _unit([1.0] * 384))
-    _store(km, arun, namespace, "The quokka sanctuary opens at dawn.", _unit([1.0] * 384))
+    planted = _store(km, arun, namespace, "The quokka sanctuary opens at dawn.", _unit([1.0] * 384))
     rows = arun(
         repository.search_memory_fulltext(
             km.graph, namespace=namespace, query="quokka OR sanctuary", k=10, limit=5
         )
     )
-    assert rows[0]["content"] == "The quokka sanctuary opens at dawn."
+    assert rows[0]["id"] == planted
 
 
 def test_personalized_pagerank_expected_top(km: Kgmem, arun: Any, namespace: str) -> None:
@@ -148,20 +147,24 @@ def test_personalized_pagerank_expected_top(km: Kgmem, arun: Any, namespace: str
     _store(km, arun, namespace, "m3", emb, [ent("C")])
     _store(km, arun, namespace, "m4", emb, [ent("C"), ent("D")])
     name = f"ppr-{namespace}"
-    proj = arun(repository.project_namespace_graph(km.graph, name=name, namespace=namespace))
+    proj = arun(
+        repository.project_recall_graph(
+            km.graph, name=name, namespace=namespace, half_life_days=180.0
+        )
+    )
     assert proj["nodes"] == 8
     try:
         rows = arun(
-            repository.find_personalized_pagerank(
+            repository.find_pagerank_memories(
                 km.graph, name=name, namespace=namespace, seeds=[m1], limit=4
             )
         )
     finally:
         arun(repository.drop_graph(km.graph, name=name))
     ids = [r["id"] for r in rows]
-    assert ids[0] == m1 and ids[1] == m2
+    assert ids[0] == m2  # the seed itself is not returned
     scores = {r["id"]: r["score"] for r in rows}
-    assert all(scores.get(i, 0.0) < scores[m2] for i in ids[2:])
+    assert all(scores[i] < scores[m2] for i in ids[1:])
 
 
 def test_server_info_reports_versions(km: Kgmem, arun: Any) -> None:

@@ -86,7 +86,7 @@ def test_restart_keeps_data_and_auth_is_enforced(tmp_path: Path, arun: Any) -> N
 
         async def read() -> list[str]:
             async with Kgmem(settings) as km:
-                hits = await km.recall("who owns a kayak", namespace="persist")
+                hits = (await km.recall("who owns a kayak", namespace="persist")).hits
                 return [h.memory_id for h in hits]
 
         assert arun(read()) == [memory_id]

@@ -43,8 +43,14 @@ def fake() -> Iterator[FakeOpenAI]:
 @pytest.fixture
 def llm_km(server_settings: Settings, fake: FakeOpenAI, arun: Any) -> Iterator[Kgmem]:
     settings = Settings(
-        **{**server_settings.model_dump(), "llm_level": "always", "llm_base_url": fake.base_url,
-           "llm_api_key": "sk-test-key-0000", "llm_timeout_s": 0.5, "llm_max_retries": 1}
+        **{
+            **server_settings.model_dump(),
+            "llm_level": "always",
+            "llm_base_url": fake.base_url,
+            "llm_api_key": "sk-test-key-0000",
+            "llm_timeout_s": 0.5,
+            "llm_max_retries": 1,
+        }
     )
     km = Kgmem(settings)
     arun(km.open())
@@ -53,16 +59,23 @@ def llm_km(server_settings: Settings, fake: FakeOpenAI, arun: Any) -> Iterator[K
 
 
 def _turn() -> Turn:
-    return Turn("I adopted a puppy yesterday, his name is Max!", speaker="Caroline",
-                session_id="s", at=AT, turn_id="D1:1")
+    return Turn(
+        "I adopted a puppy yesterday, his name is Max!",
+        speaker="Caroline",
+        session_id="s",
+        at=AT,
+        turn_id="D1:1",
+    )
 
 
-def test_llm_engine_writes_its_facts(llm_km: Kgmem, fake: FakeOpenAI, arun: Any,
-                                     namespace: str) -> None:
+def test_llm_engine_writes_its_facts(
+    llm_km: Kgmem, fake: FakeOpenAI, arun: Any, namespace: str
+) -> None:
     report = arun(llm_km.observe([_turn()], namespace=namespace, flush=True))
     assert report.extraction is not None and report.extraction.engine == "llm"
-    mems = arun(repository.find_memories(llm_km.graph, namespace=namespace, statuses=None,
-                                         limit=10))
+    mems = arun(
+        repository.find_memories(llm_km.graph, namespace=namespace, statuses=None, limit=10)
+    )
     assert [m["content"] for m in mems] == ["Caroline adopted a puppy named Max on 2023-05-07."]
     assert mems[0]["valid_from"].date().isoformat() == "2023-05-07"
     assert llm_km.llm.stats.tokens_in > 0 and llm_km.llm.stats.calls == 1
@@ -71,7 +84,11 @@ def test_llm_engine_writes_its_facts(llm_km: Kgmem, fake: FakeOpenAI, arun: Any,
 
 @pytest.mark.parametrize("kind", ["malformed", "refusal", "slow", "error", "error_400"])
 def test_llm_failures_fall_back_to_the_local_engine(
-    llm_km: Kgmem, fake: FakeOpenAI, arun: Any, namespace: str, kind: str,
+    llm_km: Kgmem,
+    fake: FakeOpenAI,
+    arun: Any,
+    namespace: str,
+    kind: str,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     fake.script(kind, kind, kind)
@@ -79,10 +96,12 @@ def test_llm_failures_fall_back_to_the_local_engine(
         report = arun(llm_km.observe([_turn()], namespace=namespace, flush=True))
     assert report.extraction is not None
     assert report.extraction.engine == "local (llm fallback)"
-    assert any("falling back" in r.message or "using the local engine" in r.message
-               for r in caplog.records)
-    mems = arun(repository.find_memories(llm_km.graph, namespace=namespace, statuses=None,
-                                         limit=10))
+    assert any(
+        "falling back" in r.message or "using the local engine" in r.message for r in caplog.records
+    )
+    mems = arun(
+        repository.find_memories(llm_km.graph, namespace=namespace, statuses=None, limit=10)
+    )
     assert mems and all("Caroline" in m["content"] for m in mems)
     assert llm_km.llm.stats.failures == 1
     assert "sk-test-key-0000" not in caplog.text

@@ -20,9 +20,11 @@ def test_paraphrased_query_finds_the_memory(km: Kgmem, arun: Any, namespace: str
     for fact in facts:
         receipt = arun(km.remember(fact, namespace=namespace))
         assert receipt.action == "created"
-    hits = arun(km.recall("What does Bob like to drink?", namespace=namespace, limit=3))
+    hits = arun(km.recall("What does Bob like to drink?", namespace=namespace, limit=3)).hits
     assert hits[0].content == facts[2]
-    hits = arun(km.recall("which database does billing run on now", namespace=namespace, limit=3))
+    hits = arun(
+        km.recall("which database does billing run on now", namespace=namespace, limit=3)
+    ).hits
     assert hits[0].content == facts[3]
 
 
@@ -48,7 +50,7 @@ def test_other_namespace_sees_nothing(km: Kgmem, arun: Any, namespace: str) -> N
     other = namespace + "-other"
     try:
         arun(km.remember("Erin likes sailing.", namespace=other))
-        hits = arun(km.recall("locker code", namespace=other, limit=10))
+        hits = arun(km.recall("locker code", namespace=other, limit=10)).hits
         assert all("4417" not in h.content for h in hits)
         assert [h.content for h in hits] == ["Erin likes sailing."]
     finally:
@@ -59,4 +61,4 @@ def test_other_namespace_sees_nothing(km: Kgmem, arun: Any, namespace: str) -> N
 def test_bad_text_writes_nothing(km: Kgmem, arun: Any, namespace: str, bad: object) -> None:
     with pytest.raises(InvalidInput):
         arun(km.remember(bad, namespace=namespace))  # type: ignore[arg-type]
-    assert arun(km.recall("anything at all", namespace=namespace)) == []
+    assert arun(km.recall("anything at all", namespace=namespace)).hits == ()

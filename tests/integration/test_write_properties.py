@@ -25,8 +25,12 @@ POOL = [
 ]
 
 
-@settings(max_examples=6, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=6,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 @given(st.lists(st.sampled_from(range(len(POOL))), min_size=1, max_size=5, unique=True))
 def test_reobserving_a_batch_changes_nothing(km: Kgmem, arun: Any, picks: list[int]) -> None:
     ns = f"p-{uuid.uuid4().hex[:10]}"

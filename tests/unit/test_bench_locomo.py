@@ -6,11 +6,14 @@ temporary file; the embedder is a fake.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -30,12 +33,16 @@ from benchmarks.baselines import (
 )
 from benchmarks.locomo import (
     ConfigResult,
+    coverage,
+    hits_of,
     machine,
     parse_channel_set,
+    probe_recall_options,
     ranked_turns,
     recall_accepts_channels,
     write_result,
 )
+from kgmem.errors import InvalidInput
 
 VALID = {"D8:6", "D9:17", "D11:26", "D30:5", "D1:1"}
 
@@ -155,6 +162,11 @@ def test_ranked_turns_dedup_first_occurrence_wins() -> None:
     assert ranked_turns(["m1", "m3", "m2", "m4"], turns_of) == ["D1:2", "D1:3", "D2:1"]
 
 
+def test_coverage_is_the_share_of_evidence_with_provenance() -> None:
+    assert coverage(["D1:1", "D1:2"], {"D1:2", "D9:9"}) == 0.5
+    assert coverage(["D1:1"], set()) == 0.0
+
+
 def test_parse_channel_set() -> None:
     assert parse_channel_set("vector+fulltext") == ("vector", "fulltext")
     assert parse_channel_set(" vector + vector ") == ("vector",)
@@ -171,8 +183,35 @@ def test_recall_accepts_channels_checks_the_signature() -> None:
     ) -> list[str]:
         return []
 
+    async def loose(query: str, *, namespace: str | None = None, **options: Any) -> list[str]:
+        return []
+
     assert not recall_accepts_channels(old)
     assert recall_accepts_channels(new)
+    assert recall_accepts_channels(loose)  # only a call can tell; probe_recall_options does
+
+
+class _FakeKm:
+    """A recall that accepts ``dry`` but refuses ``channels`` the way kgmem does."""
+
+    def __init__(self) -> None:
+        self.calls: list[dict[str, Any]] = []
+
+    async def recall(self, query: str, *, namespace: str, limit: int, **options: Any) -> Any:
+        self.calls.append(options)
+        if "channels" in options:
+            raise InvalidInput("unknown recall options: ['channels']")
+        return SimpleNamespace(hits=(SimpleNamespace(memory_id="m1", content="x"),))
+
+
+def test_probe_recall_options_and_hits_of() -> None:
+    km = _FakeKm()
+    accepted = asyncio.run(probe_recall_options(km, "locomo-probe"))  # type: ignore[arg-type]
+    assert accepted == {"dry": True, "channels": False}
+    assert km.calls == [{"dry": True}, {"channels": ("vector",)}]
+    result = asyncio.run(km.recall("q", namespace="n", limit=1))
+    assert [h.memory_id for h in hits_of(result)] == ["m1"]
+    assert hits_of([SimpleNamespace(memory_id="m2")])[0].memory_id == "m2"
 
 
 def _sample_json() -> list[dict[str, object]]:

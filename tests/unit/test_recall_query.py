@@ -113,7 +113,9 @@ def test_strategy_table_is_seed_004s() -> None:
     causal = STRATEGIES[Intent.CAUSAL]
     assert causal.graph_hops == 2
     assert causal.relations == {MemoryRelation.CAUSES, MemoryRelation.ELABORATES}
-    assert STRATEGIES[Intent.PREFERENCE].categories == {Category.PREFERENCE, Category.CORRECTION}
+    assert STRATEGIES[Intent.PREFERENCE].categories == frozenset(
+        {Category.PREFERENCE, Category.CORRECTION}
+    )
     others = [s for i, s in STRATEGIES.items() if i is not Intent.TEMPORAL]
     assert not any(s.include_superseded for s in others)
 
@@ -128,7 +130,10 @@ def test_strategy_table_is_seed_004s() -> None:
             "Where does Ann work? What does Bob like?",
             ["Where does Ann work?", "What does Bob like?"],
         ),
-        ("What is my address and also my phone number?", ["What is my address", "my phone number?"]),
+        (
+            "What is my address and also my phone number?",
+            ["What is my address", "my phone number?"],
+        ),
         ("Where do Ann and Bob work?", ["Where do Ann work?", "Where do Bob work?"]),
         (
             "Where does Ann work and what does Bob like?",

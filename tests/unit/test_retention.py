@@ -15,7 +15,9 @@ from kgmem.errors import InvalidInput
 from kgmem.lifecycle.retention import (
     REGULARISATIONS,
     RETENTION_MODELS,
+    Regularisation,
     RetentionInput,
+    RetentionModel,
     StateThresholds,
     effective_stability,
     elapsed_days,
@@ -105,8 +107,11 @@ def test_more_accesses_never_lower_effective_stability(
     cat: Category, n1: int, n2: int, m: float, tier: Tier, src: str
 ) -> None:
     lo, hi = sorted((n1, n2))
-    kw = {"stability_multiplier": m, "tier": tier, "source": src}
-    assert effective_stability(cat, lo, **kw) <= effective_stability(cat, hi, **kw)  # type: ignore[arg-type]
+
+    def s(n: int) -> float:
+        return effective_stability(cat, n, stability_multiplier=m, tier=tier, source=src)
+
+    assert s(lo) <= s(hi)
 
 
 @given(cat=st.sampled_from(Category), n=counts, m=mults, t=st.floats(0.001, 5_000))
@@ -135,9 +140,9 @@ def test_trust_weighted_decay_and_pinning() -> None:
     )
     assert pinned == pytest.approx(human * 1.5)
     assert math.isinf(effective_stability(Category.FACT, 3, tier=Tier.DORMANT))
-    for bad in ({"stability_multiplier": 0.0}, {"stability_multiplier": math.nan}):
+    for bad in (0.0, -1.0, math.nan):
         with pytest.raises(InvalidInput):
-            effective_stability(Category.FACT, 0, **bad)  # type: ignore[arg-type]
+            effective_stability(Category.FACT, 0, stability_multiplier=bad)
     with pytest.raises(InvalidInput):
         effective_stability(Category.FACT, -1)
     with pytest.raises(InvalidInput):
@@ -149,20 +154,20 @@ def test_trust_weighted_decay_and_pinning() -> None:
 
 @given(mem=memories(), a=days, b=days, mode=models, reg=regs)
 def test_retention_never_rises_with_time_alone(
-    mem: RetentionInput, a: float, b: float, mode: str, reg: str
+    mem: RetentionInput, a: float, b: float, mode: RetentionModel, reg: Regularisation
 ) -> None:
     lo, hi = sorted((a, b))
-    early = retention(mem, T0 + timedelta(days=lo), mode, regularisation=reg)  # type: ignore[arg-type]
-    late = retention(mem, T0 + timedelta(days=hi), mode, regularisation=reg)  # type: ignore[arg-type]
+    early = retention(mem, T0 + timedelta(days=lo), mode, regularisation=reg)
+    late = retention(mem, T0 + timedelta(days=hi), mode, regularisation=reg)
     assert 0.0 <= late <= early <= 1.0
 
 
 @given(mem=memories(), wait=days, later=days, mode=models, reg=regs)
 def test_an_access_never_lowers_retention_or_stability(
-    mem: RetentionInput, wait: float, later: float, mode: str, reg: str
+    mem: RetentionInput, wait: float, later: float, mode: RetentionModel, reg: Regularisation
 ) -> None:
     access_at = (mem.last_accessed or mem.created_at) + timedelta(days=wait)
-    r_now = retention(mem, access_at, mode)  # type: ignore[arg-type]
+    r_now = retention(mem, access_at, mode)
     new_mult = after_access(mem.stability, mem.access_count, r_now)
     assert new_mult >= mem.stability
     accessed = RetentionInput(
@@ -176,14 +181,16 @@ def test_an_access_never_lowers_retention_or_stability(
         pinned=mem.pinned,
     )
     for at in (access_at, access_at + timedelta(days=later)):
-        before = retention(mem, at, mode, regularisation=reg)  # type: ignore[arg-type]
-        after = retention(accessed, at, mode, regularisation=reg)  # type: ignore[arg-type]
+        before = retention(mem, at, mode, regularisation=reg)
+        after = retention(accessed, at, mode, regularisation=reg)
         assert after >= before
-    assert retention(accessed, access_at, mode) == 1.0  # type: ignore[arg-type]
+    assert retention(accessed, access_at, mode) == 1.0
 
 
 @given(mem=memories(tier=st.just(Tier.DORMANT)), frozen=days, a=days, b=days)
-def test_dormant_memories_are_frozen(mem: RetentionInput, frozen: float, a: float, b: float) -> None:
+def test_dormant_memories_are_frozen(
+    mem: RetentionInput, frozen: float, a: float, b: float
+) -> None:
     anchor = mem.last_accessed or mem.created_at
     frozen_at = anchor + timedelta(days=frozen)
     mem = RetentionInput(**{**mem.__dict__, "frozen_at": frozen_at})
@@ -211,10 +218,10 @@ def test_elapsed_time_uses_the_later_anchor_and_rejects_naive_datetimes() -> Non
 
 
 @given(r1=unit, r2=unit, reg=regs)
-def test_regularisation_fixes_1_and_is_monotone(r1: float, r2: float, reg: str) -> None:
+def test_regularisation_fixes_1_and_is_monotone(r1: float, r2: float, reg: Regularisation) -> None:
     lo, hi = sorted((r1, r2))
-    assert regularise_retention(1.0, reg) == 1.0  # type: ignore[arg-type]
-    assert 0.0 <= regularise_retention(lo, reg) <= regularise_retention(hi, reg) <= 1.0  # type: ignore[arg-type]
+    assert regularise_retention(1.0, reg) == 1.0
+    assert 0.0 <= regularise_retention(lo, reg) <= regularise_retention(hi, reg) <= 1.0
 
 
 @given(r=unit)
@@ -292,7 +299,9 @@ def test_protected_categories_minimum_age_and_custom_thresholds() -> None:
 
 
 @given(m=mults, n=counts, r1=unit, r2=unit)
-def test_after_access_is_bounded_monotone_and_spaced(m: float, n: int, r1: float, r2: float) -> None:
+def test_after_access_is_bounded_monotone_and_spaced(
+    m: float, n: int, r1: float, r2: float
+) -> None:
     lo, hi = sorted((r1, r2))
     grown_low, grown_high = after_access(m, n, lo), after_access(m, n, hi)
     assert m <= grown_high <= grown_low <= max(m, MAX_STABILITY_MULTIPLIER)

@@ -3,10 +3,10 @@
 MATCH (s {namespace: $namespace}) WHERE (s:Memory OR s:Entity) AND s.id IN $seeds
 WITH collect(s) AS sources
 CALL gds.pageRank.stream($graph, {sourceNodes: sources, dampingFactor: 0.85, maxIterations: 20,
-                                  relationshipWeightProperty: 'weight'})
+                                  tolerance: 0.0001, relationshipWeightProperty: 'weight'})
 YIELD nodeId, score
 WITH gds.util.asNode(nodeId) AS node, score
-WHERE node:Memory AND node.namespace = $namespace
+WHERE node:Memory AND node.namespace = $namespace AND NOT node.id IN $seeds
 RETURN node.id AS id, score
-ORDER BY score DESC
+ORDER BY score DESC, id
 LIMIT $limit

@@ -1,0 +1,152 @@
+"""Candidate hydration and the recall filters, as pure functions over graph rows.
+
+``to_candidate`` turns a ``get_recall_candidates`` row plus its channel evidence into a scoring
+``Candidate``. ``apply_filters`` keeps what the request asks for and returns every other
+candidate with the reason it was left out (status, validity, confidence floor, mode, category,
+tier), so the X-ray can show what was dropped and why. Point-in-time (``as_of``) is bi-temporal:
+a memory is returned as of T when it was valid at T (``valid_from ≤ T < valid_until``) and
+kgmem already knew it at T (``recorded_at ≤ T``) — superseded memories included, since what is
+superseded now may have been the belief then.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from kgmem.ingest.episodes import as_utc
+from kgmem.recall.profiles import Mode
+from kgmem.recall.scoring import Candidate
+from kgmem.recall.xray import Dropped, DropReason
+
+HISTORY_STATUSES = frozenset({"superseded", "merged"})
+
+
+@dataclass(frozen=True)
+class Filters:
+    as_of: datetime | None = None
+    include_superseded: bool = False
+    categories: frozenset[str] | None = None
+    tiers: frozenset[str] | None = None
+    min_confidence: float = 0.0
+    statuses: frozenset[str] = frozenset({"active"})
+
+
+@dataclass
+class Evidence:
+    """What the channels found for one memory id (raw scores and 1-based ranks)."""
+
+    vector: float | None = None
+    bm25: float | None = None
+    activation: float | None = None
+    entity: float | None = None
+    ranks: dict[str, tuple[int, float]] = field(default_factory=dict)
+    path: tuple[Any, ...] = ()
+    path_confidences: tuple[float, ...] = ()
+
+
+def _dt(value: Any) -> datetime | None:
+    return as_utc(value) if value is not None else None
+
+
+def to_candidate(
+    row: dict[str, Any], ev: Evidence, rrf_score: float, query_entities: frozenset[str]
+) -> Candidate:
+    m = row["memory"]
+    entities = tuple(row.get("entities") or ())
+    co = max(
+        (int(c.get("count") or 0) for c in row.get("coactive") or [] if c.get("id")), default=0
+    )
+    emb = m.get("embedding")
+    return Candidate(
+        id=m["id"],
+        content=m["content"],
+        created_at=as_utc(m["created_at"]),
+        category=m.get("category") or "fact",
+        memory_type=m.get("type"),
+        status=m.get("status") or "active",
+        tier=m.get("tier") or "episodic",
+        lifecycle_state=m.get("lifecycle_state"),
+        verification_state=m.get("verification_state"),
+        source=m.get("source") or "unknown",
+        importance=float(m.get("importance") or 0.5),
+        utility=float(m.get("utility") or 0.5),
+        confidence=float(m.get("confidence") or 0.5),
+        source_trust=float(m.get("source_trust") or 0.5),
+        access_count=int(m.get("access_count") or 0),
+        last_accessed=_dt(m.get("last_accessed")),
+        stability=float(m.get("stability") or 1.0),
+        valid_from=_dt(m.get("valid_from")),
+        valid_until=_dt(m.get("valid_until")),
+        session_id=m.get("session_id"),
+        entities=entities,
+        valence=float(m.get("valence") or 0.0),
+        embedding=tuple(emb) if emb else None,
+        vector_score=ev.vector,
+        bm25_score=ev.bm25,
+        activation_score=ev.activation,
+        rrf_score=rrf_score,
+        entity_matches=len(query_entities & set(entities)),
+        co_activation=co,
+    )
+
+
+def _drop(c: Candidate, reason: DropReason, detail: str) -> Dropped:
+    return Dropped(c.id, c.content, reason, detail)
+
+
+def verdict(
+    c: Candidate, f: Filters, mode: Mode, now: datetime, recorded_at: datetime | None
+) -> Dropped | None:
+    """None when the candidate passes, else why it does not."""
+    if f.as_of is not None:
+        if recorded_at is not None and recorded_at > f.as_of:
+            return _drop(c, DropReason.VALIDITY, f"recorded {recorded_at:%Y-%m-%d} after as_of")
+        if c.valid_from is not None and c.valid_from > f.as_of:
+            return _drop(c, DropReason.VALIDITY, f"valid from {c.valid_from:%Y-%m-%d}")
+        if c.valid_until is not None and c.valid_until <= f.as_of:
+            return _drop(c, DropReason.VALIDITY, f"valid until {c.valid_until:%Y-%m-%d}")
+        if c.status not in f.statuses | HISTORY_STATUSES:
+            return _drop(c, DropReason.STATUS, f"status {c.status}")
+    else:
+        if c.status in HISTORY_STATUSES and not f.include_superseded:
+            return _drop(c, DropReason.SUPERSEDED, f"status {c.status}")
+        if c.status not in f.statuses | (HISTORY_STATUSES if f.include_superseded else set()):
+            return _drop(c, DropReason.STATUS, f"status {c.status}")
+        if c.valid_until is not None and c.valid_until <= now and not f.include_superseded:
+            return _drop(c, DropReason.VALIDITY, f"expired {c.valid_until:%Y-%m-%d}")
+    if f.categories is not None and c.category not in f.categories:
+        return _drop(c, DropReason.STATUS, f"category {c.category} not requested")
+    if f.tiers is not None and c.tier not in f.tiers:
+        return _drop(c, DropReason.STATUS, f"tier {c.tier} not requested")
+    if not mode.includes(c.memory_type, None if c.memory_type else c.category):
+        return _drop(
+            c, DropReason.STATUS, f"{c.memory_type or c.category} outside mode {mode.name}"
+        )
+    if c.confidence < f.min_confidence:
+        return _drop(
+            c,
+            DropReason.CONFIDENCE_FLOOR,
+            f"confidence {c.confidence:.2f} < {f.min_confidence:.2f}",
+        )
+    return None
+
+
+def apply_filters(
+    cands: Sequence[Candidate],
+    f: Filters,
+    mode: Mode,
+    now: datetime,
+    recorded: dict[str, datetime | None],
+) -> tuple[list[Candidate], list[Dropped]]:
+    kept: list[Candidate] = []
+    dropped: list[Dropped] = []
+    for c in cands:
+        why = verdict(c, f, mode, now, recorded.get(c.id))
+        if why is None:
+            kept.append(c)
+        else:
+            dropped.append(why)
+    return kept, dropped

@@ -1,0 +1,232 @@
+"""Recall on the real stack: known orders, bi-temporal as_of, PageRank hops, profiles, the X-ray."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from kgmem.errors import InvalidInput
+from kgmem.graph import gds, repository
+from kgmem.recall.xray import check_additive
+from kgmem.records import Turn
+from kgmem.service import Kgmem
+
+T0 = datetime(2024, 2, 1, 9, tzinfo=UTC)
+
+
+def _ids(result: Any) -> list[str]:
+    return [h.memory_id for h in result.hits]
+
+
+def test_superseded_fact_is_hidden_now_but_returned_as_of_before(
+    km: Kgmem, arun: Any, namespace: str
+) -> None:
+    old = arun(km.remember("Priya lives in Berlin.", namespace=namespace, now=T0))
+    new = arun(
+        km.remember(
+            "Actually, Priya lives in Madrid now.",
+            namespace=namespace,
+            category="correction",
+            now=T0 + timedelta(days=30),
+        )
+    )
+    assert new.action == "superseded" and old.memory_id in new.related_ids
+    now = arun(km.recall("Where does Priya live?", namespace=namespace, dry=True))
+    assert old.memory_id not in _ids(now) and new.memory_id in _ids(now)
+    reasons = {d.memory_id: d.reason for d in now.xray.dropped}
+    assert reasons.get(old.memory_id) == "superseded"
+    then = arun(
+        km.recall(
+            "Where does Priya live?", namespace=namespace, dry=True, as_of=T0 + timedelta(days=10)
+        )
+    )
+    assert _ids(then)[0] == old.memory_id and new.memory_id not in _ids(then)
+
+
+def test_recalled_often_outranks_never_recalled(km: Kgmem, arun: Any, namespace: str) -> None:
+    a = arun(
+        km.remember(
+            "Marco recommended the ramen place on Fifth Street.", namespace=namespace, now=T0
+        )
+    )
+    b = arun(
+        km.remember("Marco recommended the taco truck on Main Street.", namespace=namespace, now=T0)
+    )
+    assert b.action == "created"
+    for _ in range(6):  # recall a's wording so that only a gets touched
+        result = arun(km.recall("ramen place Fifth Street", namespace=namespace, limit=1))
+        assert _ids(result) == [a.memory_id]
+    ranked = arun(km.recall("What did Marco recommend?", namespace=namespace, dry=True))
+    order = _ids(ranked)
+    assert order.index(a.memory_id) < order.index(b.memory_id)
+    mem = arun(repository.get_memory(km.graph, namespace=namespace, memory_id=a.memory_id))
+    assert mem is not None and mem["memory"]["access_count"] == 6
+
+
+def test_dry_recall_touches_nothing(km: Kgmem, arun: Any, namespace: str) -> None:
+    a = arun(km.remember("Lena's bike is a red Cannondale.", namespace=namespace))
+    arun(km.recall("What bike does Lena ride?", namespace=namespace, dry=True))
+    mem = arun(repository.get_memory(km.graph, namespace=namespace, memory_id=a.memory_id))
+    assert mem is not None and mem["memory"]["access_count"] == 0
+
+
+def test_pagerank_surfaces_a_memory_reachable_only_through_an_entity(
+    km: Kgmem, arun: Any, namespace: str
+) -> None:
+    turns = [
+        Turn("Oskar Lindqvist plays the cello in a quartet.", speaker="Eva", at=T0),
+        Turn("Oskar Lindqvist grew up in Uppsala.", speaker="Eva", at=T0 + timedelta(minutes=1)),
+        Turn(
+            "The harbour ferry was late again this morning.",
+            speaker="Eva",
+            at=T0 + timedelta(minutes=2),
+        ),
+    ]
+    arun(km.observe(turns, namespace=namespace, flush=True))
+    query = "Which instrument does the cellist play in the quartet?"
+    plain = arun(
+        km.recall(query, namespace=namespace, dry=True, limit=1, channels=("vector", "fulltext"))
+    )
+    assert "cello" in plain.hits[0].content
+    ppr = arun(
+        km.recall(
+            query,
+            namespace=namespace,
+            dry=True,
+            limit=5,
+            channels=("vector", "fulltext", "activation"),
+            activation="pagerank",
+        )
+    )
+    uppsala = next(h for h in ppr.hits if "Uppsala" in h.content)
+    assert any(c.channel == "activation" for c in uppsala.channels)
+    ferry = [h for h in ppr.hits if "ferry" in h.content]
+    assert not ferry or ppr.hits.index(ferry[0]) > ppr.hits.index(uppsala)
+    # the projection is reused until the namespace changes
+    name = arun(gds.ensure_projection(km.graph, namespace))
+    assert arun(gds.ensure_projection(km.graph, namespace)) == name
+    arun(repository.drop_graph(km.graph, name=name))
+
+
+def test_spreading_activation_explains_its_path(km: Kgmem, arun: Any, namespace: str) -> None:
+    turns = [
+        Turn("Oskar Lindqvist plays the cello in a quartet.", speaker="Eva", at=T0),
+        Turn("Oskar Lindqvist grew up in Uppsala.", speaker="Eva", at=T0 + timedelta(minutes=1)),
+    ]
+    arun(km.observe(turns, namespace=namespace, flush=True))
+    res = arun(
+        km.recall(
+            "Which instrument does the cellist play?",
+            namespace=namespace,
+            dry=True,
+            channels=("vector", "activation"),
+        )
+    )
+    explain = {h.memory_id: h for h in res.xray.hits}
+    hop = next(h for h in res.hits if "Uppsala" in h.content)
+    steps = explain[hop.memory_id].path
+    cello = next(h for h in res.hits if "cello" in h.content)
+    assert steps[0].node_id == cello.memory_id and steps[-1].node_id == hop.memory_id
+    # either through the shared entity, or along the memory link the write path created
+    edges = [s.edge_type for s in steps[1:]]
+    assert edges in (["MENTIONS", "MENTIONS"], ["SAME_ENTITY"], ["ELABORATES"], ["RELATED_TO"])
+    assert all(s.edge_confidence is not None and 0 < s.edge_confidence <= 1 for s in steps[1:])
+
+
+def test_profiles_change_the_order_as_their_weights_say(
+    km: Kgmem, arun: Any, namespace: str
+) -> None:
+    old = arun(
+        km.remember(
+            "Team offsite planning notes: venue shortlist for the offsite.",
+            namespace=namespace,
+            now=datetime.now(UTC) - timedelta(days=200),
+        )
+    )
+    new = arun(
+        km.remember(
+            "Team offsite update: catering was booked.",
+            namespace=namespace,
+            now=datetime.now(UTC) - timedelta(hours=1),
+        )
+    )
+    q = "team offsite planning venue"
+    balanced = _ids(arun(km.recall(q, namespace=namespace, dry=True, profile="deep")))
+    recent = _ids(arun(km.recall(q, namespace=namespace, dry=True, profile="recent")))
+    assert balanced.index(old.memory_id) < balanced.index(new.memory_id)
+    assert recent.index(new.memory_id) < recent.index(old.memory_id)
+
+
+def test_xray_contributions_add_up_and_every_drop_has_a_reason(
+    km: Kgmem, arun: Any, namespace: str
+) -> None:
+    facts = [
+        "Project Falcon kicked off in March with four engineers.",
+        "Project Falcon uses Kafka for its event pipeline.",
+        "The Falcon review board meets every second Thursday.",
+        "Project Falcon's budget was approved by finance in April.",
+        "Falcon's first milestone review found two blocking bugs.",
+        "The Falcon team moved its standup to 9:30.",
+        "Project Falcon will ship the beta to three pilot customers.",
+        "Falcon's design doc lives in the shared drive under Specs.",
+    ]
+    for i, fact in enumerate(facts):
+        arun(km.remember(fact, namespace=namespace, now=T0 + timedelta(hours=i)))
+    res = arun(km.recall("Falcon milestone review", namespace=namespace, limit=3, dry=True))
+    assert len(res.hits) == 3
+    for hit in res.xray.hits:
+        assert check_additive(hit)
+        assert sum(hit.contributions.values()) == pytest.approx(hit.final_score, rel=1e-9)
+        assert hit.channels and hit.episodes
+    assert res.xray.dropped and all(d.reason for d in res.xray.dropped)
+    assert set(res.xray.timings) >= {"channels", "score", "mmr"}
+    assert "search_memory_vector" in res.xray.queries_run
+
+
+def test_other_namespace_never_appears_in_hits_or_xray(
+    km: Kgmem, arun: Any, namespace: str
+) -> None:
+    other = namespace + "-x"
+    try:
+        secret = arun(km.remember("Vault combination is 31-7-12.", namespace=other))
+        arun(km.remember("The vault is in the basement.", namespace=namespace))
+        res = arun(km.recall("vault combination", namespace=namespace, dry=True))
+        seen = {h.memory_id for h in res.xray.hits} | {d.memory_id for d in res.xray.dropped}
+        assert secret.memory_id not in seen
+        assert all("31-7-12" not in h.content for h in res.hits)
+    finally:
+        arun(km.wipe_namespace(other))
+
+
+def test_greeting_is_gated(km: Kgmem, arun: Any, namespace: str) -> None:
+    res = arun(km.recall("hello!", namespace=namespace))
+    assert res.skipped == "greeting" and res.hits == ()
+
+
+@pytest.mark.parametrize(
+    "opts",
+    [
+        {"profile": "fastest"},
+        {"mode": "everything"},
+        {"categories": ["gossip"]},
+        {"as_of": "last tuesday"},
+        {"limit": 0},
+        {"limit": 1000},
+        {"channels": ["telepathy"]},
+        {"min_confidence": 2},
+        {"activation": "magic"},
+    ],
+)
+def test_bad_recall_options_are_typed_errors(
+    km: Kgmem, arun: Any, namespace: str, opts: dict[str, Any]
+) -> None:
+    with pytest.raises(InvalidInput):
+        arun(km.recall("anything about the vault", namespace=namespace, **opts))
+
+
+@pytest.mark.parametrize("query", ["", "   ", "x" * 2049])
+def test_bad_queries_are_typed_errors(km: Kgmem, arun: Any, namespace: str, query: str) -> None:
+    with pytest.raises(InvalidInput):
+        arun(km.recall(query, namespace=namespace))

@@ -1,0 +1,170 @@
+"""After scoring: seed 004's MMR (λ = 0.7) with its dropped ids, the confidence-gated injection
+thresholds, the hot tier's selection rules, and the cosine/centroid helpers."""
+
+from __future__ import annotations
+
+import math
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kgmem.errors import InvalidInput
+from kgmem.recall.diversity import (
+    HOT_MAX_ITEMS,
+    MMR_LAMBDA,
+    centroid,
+    cosine,
+    gate_confidence,
+    hit_confidence,
+    hot_tier,
+    mmr,
+)
+from kgmem.recall.profiles import PROFILES
+from kgmem.recall.scoring import Candidate, score
+
+NOW = datetime(2025, 6, 1, tzinfo=UTC)
+
+vectors = st.lists(st.floats(-1.0, 1.0, allow_nan=False), min_size=3, max_size=3)
+items_strategy = st.lists(
+    st.tuples(
+        st.sampled_from("abcdefghij"),
+        st.floats(-1.0, 2.0, allow_nan=False),
+        st.none() | vectors,
+    ),
+    max_size=12,
+)
+
+
+# --- MMR ---------------------------------------------------------------------------------------
+
+
+def test_mmr_skips_a_near_duplicate() -> None:
+    items = [
+        ("a", 0.90, (1.0, 0.0, 0.0)),
+        ("a2", 0.88, (0.99, 0.05, 0.0)),  # nearly the same memory as "a"
+        ("b", 0.70, (0.0, 1.0, 0.0)),
+    ]
+    result = mmr(items, k=2)
+    assert result.selected == ["a", "b"]
+    assert result.dropped == ["a2"]  # would have made the top 2 on relevance alone
+    assert MMR_LAMBDA == 0.7
+
+
+def test_mmr_reports_only_mmr_drops_not_the_limit_cut() -> None:
+    items = [(c, 1.0 - i / 10, (float(i), 1.0, 0.0)) for i, c in enumerate("abcde")]
+    result = mmr(items, k=5)
+    assert sorted(result.selected) == list("abcde") and result.dropped == []
+    assert mmr(items, k=0) == ([], [])
+
+
+@given(items_strategy, st.integers(0, 12), st.floats(0.0, 1.0))
+def test_mmr_ignores_input_order_and_never_repeats(
+    items: list[tuple[str, float, list[float] | None]], k: int, lam: float
+) -> None:
+    forward = mmr(items, k, lam)
+    backward = mmr(list(reversed(items)), k, lam)
+    assert forward == backward
+    assert (
+        len(forward.selected) == len(set(forward.selected)) == min(k, len({i for i, *_ in items}))
+    )
+    assert not set(forward.selected) & set(forward.dropped)
+
+
+@given(items_strategy, st.integers(0, 12))
+def test_mmr_with_lambda_one_is_pure_relevance_order(
+    items: list[tuple[str, float, list[float] | None]], k: int
+) -> None:
+    best: dict[str, float] = {}
+    for item_id, relevance, _ in items:
+        best[item_id] = max(relevance, best.get(item_id, -math.inf))
+    expected = sorted(best, key=lambda i: (-best[i], i))[:k]
+    assert mmr(items, k, lam=1.0) == (expected, [])
+
+
+def test_mmr_refuses_bad_arguments() -> None:
+    with pytest.raises(InvalidInput):
+        mmr([], k=-1)
+    with pytest.raises(InvalidInput):
+        mmr([], k=3, lam=1.5)
+    with pytest.raises(InvalidInput):
+        mmr([("a", math.nan, None)], k=1)
+
+
+# --- vectors -----------------------------------------------------------------------------------
+
+
+def test_cosine_and_centroid() -> None:
+    assert cosine((1.0, 0.0), (0.0, 2.0)) == 0.0
+    assert cosine((1.0, 1.0), (2.0, 2.0)) == pytest.approx(1.0)
+    assert cosine((0.0, 0.0), (1.0, 0.0)) == 0.0  # a zero vector says nothing
+    assert cosine((1.0, 0.0), (1.0, 0.0, 0.0)) == 0.0
+    assert centroid([(2.0, 0.0), (0.0, 5.0)]) == pytest.approx([0.5, 0.5])
+    with pytest.raises(InvalidInput):
+        centroid([(0.0, 0.0)])
+
+
+# --- confidence-gated injection ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("confidence", "style"),
+    [
+        (1.0, "full"),
+        (0.7, "full"),
+        (0.6999, "abbreviated"),
+        (0.4, "abbreviated"),
+        (0.3999, "skipped"),
+        (0.0, "skipped"),
+        (math.nan, "skipped"),
+    ],
+)
+def test_gate_confidence_follows_seed_004(confidence: float, style: str) -> None:
+    assert gate_confidence(confidence) == style
+
+
+def test_hit_confidence_is_the_query_memory_cosine() -> None:
+    c = Candidate(id="m", content="x", created_at=NOW, vector_score=0.9)  # cos 0.8
+    s = score(c, PROFILES["balanced"], NOW)
+    assert hit_confidence(s) == pytest.approx(0.8)
+    assert gate_confidence(hit_confidence(s)) == "full"
+
+
+# --- hot tier ----------------------------------------------------------------------------------
+
+
+def hot(id: str, **fields: object) -> Candidate:
+    values: dict[str, object] = {
+        "utility": 0.9,
+        "access_count": 12,
+        "created_at": NOW - timedelta(days=5),
+        "tier": "semantic",
+    }
+    values.update(fields)
+    return Candidate(id=id, content=id, **values)  # type: ignore[arg-type]
+
+
+def test_hot_tier_applies_seed_004_filters() -> None:
+    picked = hot_tier(
+        [
+            hot("in"),
+            hot("low_utility", utility=0.79),
+            hot("few_accesses", access_count=9),
+            hot("too_old", created_at=NOW - timedelta(days=30)),
+            hot("superseded", status="superseded"),
+            hot("stale", lifecycle_state="stale"),
+            hot("dormant", tier="dormant"),
+            hot("edge", utility=0.8, access_count=10, created_at=NOW - timedelta(days=29)),
+        ],
+        NOW,
+    )
+    assert [c.id for c in picked] == ["in", "edge"]
+
+
+def test_hot_tier_is_utility_ordered_and_capped() -> None:
+    many = [hot(f"m{i:02d}", utility=0.8 + i / 200) for i in range(20)]
+    picked = hot_tier(many, NOW)
+    assert len(picked) == HOT_MAX_ITEMS == 15
+    assert [c.utility for c in picked] == sorted((c.utility for c in many), reverse=True)[:15]
+    assert hot_tier(many + many, NOW) == picked  # a repeated memory appears once
