@@ -94,14 +94,21 @@ Progress = Callable[[str, int, int], None]  # (label, done, total)
 
 
 def ranked_turns(hits: Sequence[str], turns_of: Mapping[str, Sequence[str]]) -> list[str]:
-    """Turn ids of the hits, in hit order then each memory's turn order, first occurrence wins."""
+    """Turn ids of the hits, breadth first: every hit's most relevant turn in hit order, then
+    every hit's second one, and so on; first occurrence wins.
+
+    A memory restated in many turns would otherwise fill the whole top 10 with its own turns
+    and hide the next memory's. Each hit's turns come from recall itself, ordered by relevance
+    to the question (``RecallHit.turn_ids``).
+    """
     out: list[str] = []
     seen: set[str] = set()
-    for memory_id in hits:
-        for turn_id in turns_of.get(memory_id, ()):
-            if turn_id not in seen:
-                seen.add(turn_id)
-                out.append(turn_id)
+    lists = [list(turns_of.get(m, ())) for m in hits]
+    for depth in range(max((len(t) for t in lists), default=0)):
+        for turns in lists:
+            if depth < len(turns) and turns[depth] not in seen:
+                seen.add(turns[depth])
+                out.append(turns[depth])
     return out
 
 
@@ -394,6 +401,9 @@ async def evaluate_sample(
             xray = getattr(result, "xray", None)
             for stage, ms in (getattr(xray, "timings", None) or {}).items():
                 cfg.stage_ms.setdefault(stage, []).append(float(ms))
+            for h in hits:  # recall orders each hit's turns by relevance to the question
+                if getattr(h, "turn_ids", None):
+                    turns_of[h.memory_id] = list(h.turn_ids)
             missing = [h.memory_id for h in hits if h.memory_id not in turns_of]
             if missing:
                 rows = await repository.find_memory_turns(
@@ -440,6 +450,7 @@ async def evaluate(
     progress: Progress,
     keep: bool = False,
     touch: bool = False,
+    profile: str | None = None,
 ) -> dict[str, Any]:
     """Ingest, recall and score every sample; returns the JSON-ready result (no file I/O).
 
@@ -451,6 +462,8 @@ async def evaluate(
     accepted = await probe_recall_options(km, probe_ns)
     supported = accepted["channels"]
     options: dict[str, Any] = {"dry": True} if accepted["dry"] and not touch else {}
+    if profile:
+        options["profile"] = profile
     configs: dict[str, ConfigResult] = {DEFAULT_CONFIG: ConfigResult(None)}
     if ablations and supported:
         for text in ablations:
@@ -679,6 +692,7 @@ def run(
     keep: bool = False,
     captions: bool = True,
     touch: bool = False,
+    profile: str | None = None,
 ) -> dict[str, Any]:
     """Run the benchmark against the Neo4j of ``settings`` (schema applied) and write the result."""
     samples = load_locomo(data_path, conversations=conversations, captions=captions)
@@ -698,6 +712,7 @@ def run(
                     progress=progress,
                     keep=keep,
                     touch=touch,
+                    profile=profile,
                 )
             result["server"] = server
             return result
@@ -760,6 +775,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--uri", default=None, help="use this Neo4j instead of a private one")
     parser.add_argument("--keep", action="store_true", help="keep the benchmark namespaces")
+    parser.add_argument("--profile", default=None, help="recall ranking profile (default balanced)")
     parser.add_argument("--no-captions", action="store_true", help="leave photo captions out")
     parser.add_argument(
         "--touch", action="store_true", help="let recall touch hits (default: dry=True)"
@@ -776,6 +792,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "keep": args.keep,
         "captions": not args.no_captions,
         "touch": args.touch,
+        "profile": args.profile,
     }
     if args.uri:
         result = run(Settings(neo4j_uri=args.uri), args.out, **kwargs)

@@ -9,7 +9,7 @@ CALL {
   UNWIND mem.episode_ids AS eid
   MATCH (e:Episode {id: eid, namespace: $namespace})
   MERGE (m)-[d:DERIVED_FROM]->(e)
-  ON CREATE SET d.created_at = mem.props.created_at, d.confidence = 1.0
+  ON CREATE SET d.created_at = mem.props.created_at, d.confidence = 1.0, d.role = 'source'
   RETURN count(d) AS linked
 }
 RETURN m.id AS id, mem.key AS key, m.id = mem.props.id AS created

@@ -17,7 +17,7 @@ CALL {
   UNWIND u.episode_ids AS eid
   MATCH (e:Episode {id: eid, namespace: $namespace})
   MERGE (m)-[d:DERIVED_FROM]->(e)
-  ON CREATE SET d.created_at = u.at, d.confidence = u.similarity
+  ON CREATE SET d.created_at = u.at, d.confidence = u.similarity, d.role = 'reinforce'
   RETURN count(d) AS linked
 }
 RETURN m.id AS id

@@ -21,6 +21,7 @@ from kgmem.errors import InvalidInput
 from kgmem.graph import repository
 from kgmem.graph.client import GraphClient
 from kgmem.ingest.episodes import as_utc
+from kgmem.ingest.linking import content_words
 from kgmem.ingest.normalize import normalize_name
 from kgmem.lifecycle.retention import effective_stability, fsrs_retention
 from kgmem.lifecycle.strength import after_access
@@ -214,7 +215,7 @@ async def recall(
     cands = [
         to_candidate(r, ev[r["memory"]["id"]], rrf_of[r["memory"]["id"]], q_entities) for r in rows
     ]
-    turns = {r["memory"]["id"]: tuple(r.get("turns") or ()) for r in rows}
+    turns = {r["memory"]["id"]: turns_by_relevance(req.query, r.get("turns") or ()) for r in rows}
     recorded = {r["memory"]["id"]: _opt(r["memory"].get("recorded_at")) for r in rows}
     run.tick("hydrate")
     filters = Filters(
@@ -270,6 +271,17 @@ async def recall(
         tuple(run.queries),
     )
     return RecallResult(tuple(hits), xray)
+
+
+def turns_by_relevance(query: str, turns: Sequence[dict[str, Any]]) -> tuple[str, ...]:
+    """A memory's source turns, the ones that share the most words with the query first
+    (ties keep provenance order: the turn that created the memory, then its reinforcements)."""
+    words = set(content_words(query))
+    ranked = sorted(
+        enumerate(turns),
+        key=lambda it: (-len(words & set(content_words(it[1].get("text") or ""))), it[0]),
+    )
+    return tuple(dict.fromkeys(str(t["turn"]) for _, t in ranked))
 
 
 def _k(req: RecallRequest) -> int:

@@ -156,6 +156,31 @@ def _expand(name: str) -> Profile:
 
 
 PROFILES: dict[str, Profile] = {name: _expand(name) for name in SEED_003_WEIGHTS}
+# kgmem's own sixth profile: relevance first, for question answering over long conversations,
+# where every memory is old and importance/recency are weak evidence of what a question asks.
+# Measured on LoCoMo (benchmarks/locomo.py --profile precise); not one of seed 003's five.
+PROFILES["precise"] = Profile(
+    name="precise",
+    description="relevance first: similarity, BM25 and their fusion; little decay or importance",
+    weights=MappingProxyType(
+        {
+            "similarity": 0.45,
+            "bm25": 0.25,
+            "rrf": 0.15,
+            "activation": 0.05,
+            "recency": 0.0,
+            "retention": 0.03,
+            "act_r": 0.02,
+            "importance": 0.03,
+            "utility": 0.0,
+            "confidence": 0.02,
+        }
+    ),
+    recency_half_life_days=30.0,
+    groups=MappingProxyType(
+        {"semantic": 0.90, "recency": 0.0, "decay": 0.05, "importance": 0.03, "confidence": 0.02}
+    ),
+)
 
 
 # --- Recall modes (seed 001) --------------------------------------------------------------------

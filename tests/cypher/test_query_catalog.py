@@ -12,7 +12,7 @@ import pytest
 from kgmem.graph.catalog import CatalogError, load_catalog, load_schema, parse_query
 
 ROOT = Path(__file__).resolve().parents[2]
-REPOSITORY = ROOT / "kgmem" / "graph" / "repository.py"
+GRAPH = ROOT / "kgmem" / "graph"
 WRITE_CLAUSES = re.compile(
     r"\b(CREATE|MERGE|SET|DELETE|DETACH|REMOVE|FOREACH|LOAD\s+CSV)\b|IN\s+TRANSACTIONS"
     r"|gds\.[\w.]*\.(write|mutate)\b|gds\.graph\.(project|drop)",
@@ -26,10 +26,11 @@ def _strip(text: str) -> str:
 
 
 def _repository_calls() -> dict[str, set[str]]:
-    """query name → keyword names each repository function passes to graph.run(...)."""
-    tree = ast.parse(REPOSITORY.read_text())
+    """query name → keyword names each gateway function (kgmem/graph/*.py) passes to
+    graph.run(...) or Step(...)."""
     calls: dict[str, set[str]] = {}
-    for fn in tree.body:
+    body = [fn for path in sorted(GRAPH.glob("*.py")) for fn in ast.parse(path.read_text()).body]
+    for fn in body:
         if not isinstance(fn, ast.AsyncFunctionDef | ast.FunctionDef):
             continue
         for node in ast.walk(fn):

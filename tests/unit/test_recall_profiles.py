@@ -24,7 +24,8 @@ from kgmem.taxonomy import Category, MemoryType
 
 
 def test_the_five_seed_003_profiles() -> None:
-    assert set(PROFILES) == {"balanced", "recent", "important", "deep", "broad"}
+    assert set(SEED_003_WEIGHTS) == {"balanced", "recent", "important", "deep", "broad"}
+    assert set(PROFILES) == set(SEED_003_WEIGHTS) | {"precise"}  # plus kgmem's own one
     assert SEED_003_WEIGHTS["balanced"] == (0.35, 0.20, 0.20, 0.20, 0.05)
     assert SEED_003_WEIGHTS["recent"] == (0.30, 0.50, 0.10, 0.07, 0.03)
     assert SEED_003_WEIGHTS["important"] == (0.40, 0.10, 0.10, 0.35, 0.05)
@@ -40,7 +41,7 @@ def test_profile_weights_cover_every_factor_and_sum_to_one(name: str) -> None:
     assert math.isclose(math.fsum(profile.weights.values()), 1.0)
 
 
-@pytest.mark.parametrize("name", sorted(PROFILES))
+@pytest.mark.parametrize("name", sorted(SEED_003_WEIGHTS))
 def test_each_seed_group_keeps_its_share(name: str) -> None:
     profile = PROFILES[name]
     for group, share in zip(GROUPS, SEED_003_WEIGHTS[name], strict=True):
@@ -57,10 +58,14 @@ def test_seed_002_and_004_composites_are_expressible_in_kgmem_factors() -> None:
 
 def test_profiles_lean_the_way_their_names_say() -> None:
     recent, important, deep = PROFILES["recent"], PROFILES["important"], PROFILES["deep"]
-    assert recent.weight("recency") == max(p.weight("recency") for p in PROFILES.values())
-    assert important.weight("importance") == max(p.weight("importance") for p in PROFILES.values())
-    assert deep.weight("similarity") == max(p.weight("similarity") for p in PROFILES.values())
-    assert deep.weight("retention") == max(p.weight("retention") for p in PROFILES.values())
+    seeds = [PROFILES[n] for n in SEED_003_WEIGHTS]
+    assert recent.weight("recency") == max(p.weight("recency") for p in seeds)
+    assert important.weight("importance") == max(p.weight("importance") for p in seeds)
+    assert deep.weight("similarity") == max(p.weight("similarity") for p in seeds)
+    assert deep.weight("retention") == max(p.weight("retention") for p in seeds)
+    precise = PROFILES["precise"]  # relevance first: the evidence channels carry 90 %
+    relevance = ("similarity", "bm25", "rrf", "activation")
+    assert math.fsum(precise.weight(f) for f in relevance) >= 0.9
 
 
 def test_tuned_sets_utility_share_and_resplits_vector_vs_fts() -> None:
