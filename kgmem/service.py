@@ -9,25 +9,32 @@ async methods that the CLI, the API and notebooks all call. Constructing it does
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
+from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from kgmem.errors import NotFound
-from kgmem.graph import repository
-from kgmem.graph.client import GraphClient
+from kgmem import transfer
+from kgmem.errors import ConcurrentWrite, InvalidInput, NotFound
+from kgmem.graph import api_repository, lifecycle_repository, repository
+from kgmem.graph.client import GraphClient, Row
 from kgmem.graph.schema import SchemaReport, apply_schema
 from kgmem.ingest import pipeline
 from kgmem.ingest.episodes import as_utc
+from kgmem.ingest.normalize import content_hash, normalize_name
+from kgmem.lifecycle.report import ConsolidationReport, StepReport
+from kgmem.lifecycle.resume import ResumeContext
+from kgmem.lifecycle.strength import UTILITY_PRIOR, utility_update
 from kgmem.ml.embedder import Embedder
 from kgmem.ml.llm import LLMClient
 from kgmem.ml.nlp import Nlp
 from kgmem.recall.engine import RecallResult, build_request, recall
+from kgmem.recall.xray import Xray
 from kgmem.records import Turn, WriteReceipt
 from kgmem.settings import Settings
-from kgmem.taxonomy import ConflictStrategy, Status, check_transition, parse_enum
-from kgmem.validation import check_namespace, check_text
+from kgmem.taxonomy import Category, ConflictStrategy, Status, Tier, check_transition, parse_enum
+from kgmem.validation import check_limit, check_namespace, check_text
 
 
 class Kgmem:
@@ -171,3 +178,436 @@ class Kgmem:
         from kgmem.validation import check_namespace
 
         return await repository.delete_namespace(self.graph, namespace=check_namespace(namespace))
+
+    # --- API operations (kgmem/api): browse, page, batch loads, pin, feedback, forget, resolve --
+    # Batch loads take many ids and answer in one query, keyed by id, so the API's per-request
+    # DataLoaders never make one query per parent (no N+1).
+
+    async def get_memory(self, memory_id: str, *, namespace: str | None = None) -> Row | None:
+        row = await repository.get_memory(
+            self.graph, namespace=self._ns(namespace), memory_id=_id(memory_id)
+        )
+        return None if row is None else row["memory"]
+
+    async def memory_page(
+        self,
+        *,
+        namespace: str | None = None,
+        statuses: Sequence[str] | None = None,
+        categories: Sequence[str] | None = None,
+        tiers: Sequence[str] | None = None,
+        min_confidence: float = 0.0,
+        include_superseded: bool = False,
+        after: tuple[datetime, str] | None = None,
+        limit: int = 20,
+    ) -> list[Row]:
+        """Memories newest first after a ``(created_at, id)`` cursor; active ones (and superseded
+        with ``include_superseded``) unless ``statuses`` names others."""
+        if statuses:
+            wanted = sorted({str(parse_enum(Status, s, "status")) for s in statuses})
+        else:
+            wanted = ["active", "superseded"] if include_superseded else ["active"]
+        if not 0.0 <= min_confidence <= 1.0:
+            raise InvalidInput(f"min_confidence must be in [0, 1], got {min_confidence}")
+        return await api_repository.find_memory_page(
+            self.graph,
+            namespace=self._ns(namespace),
+            statuses=wanted,
+            categories=[str(parse_enum(Category, c, "category")) for c in categories]
+            if categories
+            else None,
+            tiers=[str(parse_enum(Tier, t, "tier")) for t in tiers] if tiers else None,
+            min_confidence=float(min_confidence),
+            after_at=after[0] if after else None,
+            after_id=after[1] if after else None,
+            limit=check_limit(limit, low=1, high=10_000),
+        )
+
+    async def memories_by_id(
+        self, ids: Sequence[str], *, namespace: str | None = None
+    ) -> list[Row]:
+        return await api_repository.find_memories_by_id(
+            self.graph, namespace=self._ns(namespace), ids=list(ids)
+        )
+
+    async def memory_entities(
+        self, ids: Sequence[str], *, namespace: str | None = None
+    ) -> dict[str, list[Row]]:
+        return await api_repository.find_memory_entities(
+            self.graph, namespace=self._ns(namespace), ids=list(ids)
+        )
+
+    async def memory_episodes(
+        self, ids: Sequence[str], *, namespace: str | None = None
+    ) -> dict[str, list[Row]]:
+        return await api_repository.find_memory_episodes(
+            self.graph, namespace=self._ns(namespace), ids=list(ids)
+        )
+
+    async def memory_status_changes(
+        self, ids: Sequence[str], *, namespace: str | None = None
+    ) -> dict[str, list[Row]]:
+        return await api_repository.find_status_changes(
+            self.graph, namespace=self._ns(namespace), ids=list(ids)
+        )
+
+    async def memory_links(
+        self, ids: Sequence[str], *, namespace: str | None = None
+    ) -> dict[str, list[Row]]:
+        return await api_repository.find_memory_links(
+            self.graph, namespace=self._ns(namespace), ids=list(ids)
+        )
+
+    async def entity_memories(
+        self, ids: Sequence[str], *, namespace: str | None = None, limit: int = 50
+    ) -> dict[str, list[Row]]:
+        return await api_repository.find_entity_memories(
+            self.graph,
+            namespace=self._ns(namespace),
+            ids=list(ids),
+            limit=check_limit(limit, low=1, high=10_000),
+        )
+
+    async def entity_links(
+        self, ids: Sequence[str], *, namespace: str | None = None
+    ) -> dict[str, list[Row]]:
+        return await api_repository.find_entity_links(
+            self.graph, namespace=self._ns(namespace), ids=list(ids)
+        )
+
+    async def get_entity(
+        self, *, id: str | None = None, name: str | None = None, namespace: str | None = None
+    ) -> Row | None:
+        """One entity by id, or by name (matched on its normalised name or an alias)."""
+        if (id is None) == (name is None):
+            raise InvalidInput("give exactly one of an entity id or an entity name")
+        return await api_repository.get_entity(
+            self.graph,
+            namespace=self._ns(namespace),
+            id=_id(id) if id is not None else None,
+            normalized=normalize_name(check_text(name, what="name", limit=200))
+            if name is not None
+            else None,
+        )
+
+    async def entities(self, *, namespace: str | None = None, limit: int = 50) -> list[Row]:
+        return await repository.find_entities(
+            self.graph, namespace=self._ns(namespace), limit=check_limit(limit, high=10_000)
+        )
+
+    async def relations(self, *, namespace: str | None = None, limit: int = 50) -> list[Row]:
+        return await repository.find_entity_relations(
+            self.graph, namespace=self._ns(namespace), limit=check_limit(limit, high=10_000)
+        )
+
+    async def timeline(
+        self,
+        *,
+        entity: str | None = None,
+        topic: str | None = None,
+        namespace: str | None = None,
+        limit: int = 50,
+    ) -> list[Row]:
+        """Memories about an entity (id or name) or a topic in the order they became true,
+        superseded ones included so the history shows what replaced what."""
+        if (entity is None) == (topic is None):
+            raise InvalidInput("give exactly one of an entity or a topic")
+        return await api_repository.find_memory_timeline(
+            self.graph,
+            namespace=self._ns(namespace),
+            entity=normalize_name(check_text(entity, what="entity", limit=200))
+            if entity is not None
+            else None,
+            topic=check_text(topic, what="topic", limit=200).lower() if topic is not None else None,
+            limit=check_limit(limit, high=10_000),
+        )
+
+    async def topics(self, *, namespace: str | None = None, limit: int = 50) -> list[Row]:
+        return await lifecycle_repository.find_topics(
+            self.graph, namespaces=[self._ns(namespace)], limit=check_limit(limit, high=10_000)
+        )
+
+    async def boxes(
+        self, *, namespace: str | None = None, status: str | None = None, limit: int = 50
+    ) -> list[Row]:
+        if status is not None and status not in ("open", "sealed"):
+            raise InvalidInput(f"box status must be open or sealed, got {status!r}")
+        return await api_repository.find_boxes(
+            self.graph,
+            namespace=self._ns(namespace),
+            status=status,
+            limit=check_limit(limit, high=10_000),
+        )
+
+    async def traces(self, *, namespace: str | None = None, limit: int = 50) -> list[Row]:
+        return await api_repository.find_traces(
+            self.graph, namespace=self._ns(namespace), limit=check_limit(limit, high=10_000)
+        )
+
+    async def pin(
+        self, memory_id: str, pinned: bool = True, *, namespace: str | None = None
+    ) -> Row:
+        """Pin (or unpin) a memory: pinned memories are exempt from decay and demotion, and a
+        contradiction never supersedes them silently."""
+        ns = self._ns(namespace)
+        row = await api_repository.set_memory_pinned(
+            self.graph, namespace=ns, memory_id=_id(memory_id), pinned=pinned, now=datetime.now(UTC)
+        )
+        if row is None:
+            raise NotFound(f"no memory {memory_id!r} in namespace {ns!r}")
+        return row
+
+    async def feedback(
+        self, memory_id: str, useful: bool, *, namespace: str | None = None
+    ) -> tuple[float, float]:
+        """Seed 004's utility update after a use of the memory; returns (before, after).
+
+        Read, compute (pure), compare-and-set: a concurrent update makes the write miss, and the
+        read is repeated, so no feedback is lost.
+        """
+        ns = self._ns(namespace)
+        mid = _id(memory_id)
+        for _ in range(FEEDBACK_ATTEMPTS):
+            row = await repository.get_memory(self.graph, namespace=ns, memory_id=mid)
+            if row is None:
+                raise NotFound(f"no memory {memory_id!r} in namespace {ns!r}")
+            before = row["memory"].get("utility")
+            before = UTILITY_PRIOR if before is None else float(before)
+            after = utility_update(before, bool(useful))
+            if await api_repository.set_memory_utility(
+                self.graph,
+                namespace=ns,
+                memory_id=mid,
+                previous=before,
+                utility=after,
+                now=datetime.now(UTC),
+            ):
+                return before, after
+        raise ConcurrentWrite(f"memory {memory_id!r} kept changing; try the feedback again")
+
+    async def forget(
+        self,
+        memory_id: str,
+        *,
+        hard: bool = False,
+        reason: str = "forgotten on request",
+        namespace: str | None = None,
+        actor: str = "user",
+    ) -> Row:
+        """Soft: status ``deleted`` with an audit record (purged later by the lifecycle job).
+        Hard: the memory, its edges, its audit records and the episodes only it came from are
+        removed now (entity mention counts drop)."""
+        ns = self._ns(namespace)
+        mid = _id(memory_id)
+        if not hard:
+            changed = await self.set_status(
+                mid, "deleted", reason=reason, namespace=ns, actor=actor
+            )
+            return {"memory_id": mid, "hard": False, **changed}
+        row = await api_repository.delete_memory(self.graph, namespace=ns, memory_id=mid)
+        if row is None:
+            raise NotFound(f"no memory {memory_id!r} in namespace {ns!r}")
+        return {"memory_id": mid, "hard": True, **row}
+
+    async def correct(
+        self,
+        memory_id: str,
+        text: str,
+        *,
+        namespace: str | None = None,
+        actor: str = "user",
+        now: datetime | None = None,
+    ) -> WriteReceipt:
+        """Remember ``text`` as a correction (strategy use_new) that supersedes ``memory_id``.
+
+        The gate may already supersede it (it saw the contradiction); if it did not (the texts
+        were too far apart to be compared), the supersession is recorded explicitly, since the
+        caller named the memory that is wrong.
+        """
+        ns = self._ns(namespace)
+        mid = _id(memory_id)
+        clean = check_text(text, limit=self.settings.max_content_chars)
+        row = await repository.get_memory(self.graph, namespace=ns, memory_id=mid)
+        if row is None:
+            raise NotFound(f"no memory {memory_id!r} in namespace {ns!r}")
+        old = row["memory"]
+        check_transition(parse_enum(Status, old["status"], "status"), Status.SUPERSEDED)
+        if content_hash(clean) == old.get("content_hash"):
+            raise InvalidInput("the correction says exactly what the memory already says")
+        receipt = await self.remember(
+            clean, namespace=ns, category="correction", strategy=ConflictStrategy.USE_NEW, now=now
+        )
+        if not receipt.memory_id or receipt.memory_id == mid:
+            return receipt  # merged into the memory itself (write-time synthesis)
+        if receipt.action == "superseded" and mid in receipt.related_ids:
+            return receipt
+        reason = f"corrected by {receipt.memory_id}"
+        await api_repository.supersede_memory(
+            self.graph,
+            namespace=ns,
+            winner_id=receipt.memory_id,
+            loser_id=mid,
+            reason=reason,
+            actor=actor,
+            now=as_utc(now) if now else datetime.now(UTC),
+            change_id=str(uuid.uuid4()),
+        )
+        related = (mid, *(r for r in receipt.related_ids if r != mid))
+        return WriteReceipt("superseded", receipt.memory_id, reason, related, receipt.entities)
+
+    async def resolve_conflict(
+        self,
+        keep_id: str,
+        drop_id: str,
+        *,
+        reason: str = "conflict resolved",
+        namespace: str | None = None,
+        actor: str = "user",
+    ) -> Row:
+        """Settle a contradiction the ``ask`` strategy kept open: ``drop_id`` is superseded by
+        ``keep_id`` (SUPERSEDES edge, valid_until now, audit record, CONTRADICTS resolved)."""
+        ns = self._ns(namespace)
+        keep, drop = _id(keep_id, "keep id"), _id(drop_id, "drop id")
+        if keep == drop:
+            raise InvalidInput("keep and drop name the same memory")
+        rows = {r["id"]: r for r in await self.memories_by_id([keep, drop], namespace=ns)}
+        for mid in (keep, drop):
+            if mid not in rows:
+                raise NotFound(f"no memory {mid!r} in namespace {ns!r}")
+        kept = parse_enum(Status, rows[keep]["status"], "status")
+        if kept not in (Status.ACTIVE, Status.CHALLENGED, Status.STALE):
+            raise InvalidInput(f"memory {keep!r} is {kept.value}; only a live memory can be kept")
+        check_transition(parse_enum(Status, rows[drop]["status"], "status"), Status.SUPERSEDED)
+        changed = await api_repository.supersede_memory(
+            self.graph,
+            namespace=ns,
+            winner_id=keep,
+            loser_id=drop,
+            reason=check_text(reason, what="reason", limit=1000),
+            actor=actor,
+            now=datetime.now(UTC),
+            change_id=str(uuid.uuid4()),
+        )
+        if changed is None:  # deleted between the read and the write
+            raise NotFound(f"memory {drop!r} or {keep!r} is gone from namespace {ns!r}")
+        return {"kept": keep, "dropped": drop, **changed}
+
+    # --- export / import (kgmem.transfer) and explain -----------------------------------------
+
+    async def export_graph(
+        self,
+        path: Path | str,
+        *,
+        namespace: str | None = None,
+        progress: transfer.ProgressFn | None = None,
+    ) -> transfer.TransferReport:
+        """Write one namespace (every namespace when None) to a JSONL file, losslessly."""
+        return await transfer.export_graph(
+            self.graph, Path(path), namespace=namespace, progress=progress
+        )
+
+    async def import_graph(
+        self,
+        path: Path | str,
+        *,
+        batch_size: int = transfer.BATCH_SIZE,
+        progress: transfer.ProgressFn | None = None,
+    ) -> transfer.TransferReport:
+        """Load a file written by ``export_graph``: validated whole first, then batched and
+        idempotent (see ``kgmem.transfer``)."""
+        return await transfer.import_graph(
+            self.graph, Path(path), batch_size=batch_size, progress=progress
+        )
+
+    async def explain(
+        self, query: str, *, namespace: str | None = None, limit: int = 10, **options: Any
+    ) -> Xray:
+        """The X-ray of a recall. Dry unless ``dry=False`` is passed: explaining a recall should
+        not count as an access to the memories it shows."""
+        options.setdefault("dry", True)
+        result = await self.recall(query, namespace=namespace, limit=limit, **options)
+        return result.xray
+
+    # --- lifecycle: the consolidation job, resume, undo (kgmem/lifecycle) ------------------
+
+    async def consolidate(
+        self,
+        namespace: str | None = None,
+        *,
+        steps: Sequence[str] | str | None = None,
+        dry_run: bool = False,
+        now: datetime | None = None,
+        caps: Mapping[str, int] | None = None,
+        progress: Callable[[StepReport], None] | None = None,
+    ) -> ConsolidationReport:
+        """Run the consolidation job ("dream cycle") on a namespace: ``steps`` (default all, see
+        ``kgmem.lifecycle.policy.StepName``), bounded by ``caps``, under the namespace's lease;
+        ``dry_run`` reports what would change and writes nothing. See
+        ``kgmem.lifecycle.consolidate``."""
+        from kgmem.lifecycle.consolidate import consolidate
+
+        return await consolidate(
+            self.graph,
+            self.settings,
+            self._ns(namespace),
+            steps=steps,
+            dry_run=dry_run,
+            now=now,
+            caps=caps,
+            llm=self.llm,
+            progress=progress,
+        )
+
+    async def resume(
+        self,
+        namespace: str | None = None,
+        *,
+        token_budget: int = 3_600,
+        recent_hours: float = 24.0,
+        now: datetime | None = None,
+    ) -> ResumeContext:
+        """Seed 002's session-recovery context (core memories, recent changes, topics with
+        counts, triggers) within ``token_budget`` approximate tokens. Reads only."""
+        from kgmem.lifecycle.consolidate import check_now
+        from kgmem.lifecycle.resume import check_budget, resume
+
+        if isinstance(recent_hours, bool) or not isinstance(recent_hours, int | float):
+            raise InvalidInput(f"recent_hours must be a number, got {recent_hours!r}")
+        if not 0 < recent_hours <= 24 * 365:
+            raise InvalidInput(f"recent_hours must be in (0, 8760], got {recent_hours}")
+        return await resume(
+            self.graph,
+            self._ns(namespace),
+            check_budget(token_budget),
+            check_now(now),
+            float(recent_hours),
+        )
+
+    async def undo_merge(
+        self, merge_id: str, *, namespace: str | None = None, now: datetime | None = None
+    ) -> dict[str, Any]:
+        """Reverse one consolidation merge (by merge id, merged memory id or theme id)."""
+        from kgmem.lifecycle.consolidate import check_now
+        from kgmem.lifecycle.undo import undo_merge
+
+        return await undo_merge(
+            self.graph, self._ns(namespace), _id(merge_id, "merge id"), check_now(now)
+        )
+
+    async def undo_entity_merge(
+        self, merge_id: str, *, namespace: str | None = None, now: datetime | None = None
+    ) -> dict[str, Any]:
+        """Reverse one consolidation entity merge (by merge id or merged entity id)."""
+        from kgmem.lifecycle.consolidate import check_now
+        from kgmem.lifecycle.undo import undo_entity_merge
+
+        return await undo_entity_merge(
+            self.graph, self._ns(namespace), _id(merge_id, "merge id"), check_now(now)
+        )
+
+
+FEEDBACK_ATTEMPTS = 5
+
+
+def _id(value: object, what: str = "id") -> str:
+    return check_text(value, what=what, limit=200)

@@ -65,6 +65,75 @@ class Settings(BaseSettings):
     namespace: str = Field("default", description="Namespace used when the caller names none.")
     max_content_chars: int = Field(8192, ge=1, description="Longest memory or turn accepted.")
 
+    # --- lifecycle (kgmem/lifecycle: retention and the consolidation job) --------------------
+    retention_model: Literal["fsrs", "exp"] = Field(
+        "fsrs", description="Retention curve: FSRS-6 power law (seed 004) or exponential (003)."
+    )
+    retention_regularisation: Literal["l2", "huber", "elastic"] = Field(
+        "l2", description="Seed 001's retention regularisation applied on top of the curve."
+    )
+    purge_after_days: float = Field(
+        90.0, gt=0, le=36_500, description="Days a soft-deleted memory waits before its purge."
+    )
+    commitment_decay_days: float = Field(
+        90.0, gt=0, le=36_500, description="Days a resolved commitment is kept (seed 000)."
+    )
+    fact_archival_enabled: bool = Field(
+        True, description="Seed 000's fact archival (old, unimportant, unused → archived)."
+    )
+    capacity_cap: int = Field(
+        500, ge=0, le=10_000_000, description="Live memories above which the trim runs (0 = off)."
+    )
+    relation_cap: int = Field(
+        1000, ge=0, le=100_000_000, description="Memory links above which pruning runs (0 = off)."
+    )
+    edge_decay_grace_days: float = Field(
+        30.0, ge=0, le=36_500, description="Days an edge keeps its confidence before decaying."
+    )
+    edge_decay_window_days: float = Field(
+        30.0, gt=0, le=36_500, description="Length of one edge-decay window in days."
+    )
+    edge_decay_per_window: float = Field(
+        0.05, ge=0, le=1, description="Confidence an edge loses per decay window."
+    )
+    edge_decay_floor: float = Field(
+        0.1, ge=0, le=1, description="Edge decay never takes confidence below this."
+    )
+    consolidation_batch: int = Field(
+        500, ge=1, le=100_000, description="Most memories one step changes per run (seed 004 B4)."
+    )
+    consolidation_lease_s: float = Field(
+        600.0, gt=0, le=86_400, description="How long a consolidation lease lives unrenewed."
+    )
+
+    # --- API (kgmem/api: the GraphQL service) ---------------------------------------------------
+    # API keys → the namespaces each may read and write ("*" = every namespace, an admin key).
+    # repr=False: keys are secrets and must not show up in logs or reprs.
+    api_keys: dict[str, list[str]] = Field(
+        default_factory=dict, repr=False, description='JSON {"key": ["ns", ...]}; "*" = admin.'
+    )
+    api_keys_file: Path | None = Field(
+        None, description="JSON file with more keys, same shape as api_keys."
+    )
+    api_auth_disabled: bool = Field(
+        False, description="Serve without API keys (every caller is admin); local use only."
+    )
+    api_max_page_size: int = Field(100, ge=1, le=10_000, description="Largest first/limit.")
+    api_max_query_depth: int = Field(10, ge=2, le=100, description="Deepest GraphQL selection.")
+    api_max_query_complexity: int = Field(
+        5000, ge=10, description="Estimated fields a GraphQL request may resolve."
+    )
+    api_max_aliases: int = Field(20, ge=0, description="Aliases allowed in one GraphQL document.")
+    api_max_body_bytes: int = Field(
+        2_000_000, ge=1024, description="Largest request body accepted (413 beyond)."
+    )
+    api_cors_origins: list[str] = Field(
+        default_factory=list, description="Origins allowed by CORS (empty = CORS off)."
+    )
+    api_preload_models: bool = Field(
+        True, description="Load the embedder and spaCy in the background at startup."
+    )
+
     @model_validator(mode="after")
     def _default_uri(self) -> Settings:
         # Without an explicit URI, talk to the local server on the configured Bolt port.

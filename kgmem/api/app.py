@@ -1,0 +1,307 @@
+"""The Starlette app: ``create_app(settings)`` serves ``/graphql`` (+ GraphiQL), ``/healthz``,
+``/readyz`` and ``/metrics``.
+
+The app's lifespan owns the service: it builds one :class:`~kgmem.service.Kgmem` (the Neo4j
+driver and the models) from the settings, connects it, loads the models in a worker thread in
+the background (``api_preload_models``), and closes it on shutdown. Building the app does no I/O
+beyond reading the API key file, and refuses a bad key configuration at once (``ConfigError``).
+``/graphql`` takes POSTs with an API key (see ``kgmem.api.auth``) and shows GraphiQL to a browser
+GET (add the key as a header in GraphiQL's headers pane). ``/healthz`` answers while the process
+runs; ``/readyz`` answers 200 only when Neo4j and GDS answer and both models are loaded or
+loadable (503 with the failing checks otherwise); ``/metrics`` is Prometheus text. Every error a
+caller sees is JSON with a code and a message, never a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from strawberry.asgi import GraphQL
+
+from kgmem.api.auth import ANONYMOUS_ADMIN, NOBODY, KeyRing, Principal, presented_key
+from kgmem.api.context import ApiContext
+from kgmem.api.limits import BodySizeLimit, describe
+from kgmem.api.loaders import Loaders
+from kgmem.api.metrics import Metrics
+from kgmem.api.schema import build_schema
+from kgmem.errors import GraphAuthError, GraphUnavailable, KgmemError, ModelUnavailable
+from kgmem.ml.packages import package_dir
+from kgmem.service import Kgmem
+from kgmem.settings import Settings
+
+log = logging.getLogger("kgmem.api")
+ROUTES = ("/graphql", "/healthz", "/readyz", "/metrics")
+RECONNECT_EVERY_S = 5.0
+
+
+def _error(status: int, code: str, message: str, **headers: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status, headers=headers)
+
+
+class KgmemGraphQL(GraphQL[ApiContext, None]):
+    """Strawberry's ASGI view with the API-key gate in front and an :class:`ApiContext`."""
+
+    def __init__(self, settings: Settings, keyring: KeyRing, metrics: Metrics) -> None:
+        super().__init__(
+            build_schema(settings), graphql_ide="graphiql", allow_queries_via_get=False
+        )
+        self.settings, self.keyring, self.metrics = settings, keyring, metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        # Only POST executes operations (GET only renders GraphiQL), so only POST needs a key.
+        if scope["type"] == "http" and scope["method"] == "POST":
+            principal = self._authenticate(Request(scope))
+            if isinstance(principal, Response):
+                await principal(scope, receive, send)
+                return
+            scope.setdefault("state", {})["principal"] = principal
+        await super().__call__(scope, receive, send)
+
+    def _authenticate(self, request: Request) -> Principal | Response:
+        if self.settings.api_auth_disabled:
+            return ANONYMOUS_ADMIN
+        if len(self.keyring) == 0:
+            self.metrics.refused.inc(reason="no_keys_configured")
+            return _error(
+                401,
+                "unauthorized",
+                "this server has no API keys configured: set KGMEM_API_KEYS or "
+                "KGMEM_API_KEYS_FILE (or KGMEM_API_AUTH_DISABLED=true on a trusted machine)",
+            )
+        key = presented_key(request.headers)
+        if key is None:
+            self.metrics.refused.inc(reason="no_key")
+            return _error(
+                401,
+                "unauthorized",
+                "send an API key: 'Authorization: Bearer <key>' or 'X-API-Key: <key>'",
+                **{"WWW-Authenticate": "Bearer"},
+            )
+        principal = self.keyring.authenticate(key)
+        if principal is None:
+            self.metrics.refused.inc(reason="bad_key")
+            return _error(
+                401, "unauthorized", "the API key is not valid", **{"WWW-Authenticate": "Bearer"}
+            )
+        return principal
+
+    async def get_context(self, request: Request, response: Any) -> ApiContext:  # type: ignore[override]
+        km: Kgmem = request.app.state.kgmem
+        await ensure_connected(request.app)  # if it fails, resolvers answer "unavailable"
+        return ApiContext(
+            km=km,
+            settings=self.settings,
+            # A GET (GraphiQL) passed no key check and can execute nothing: it gets NOBODY.
+            principal=getattr(request.state, "principal", NOBODY),
+            metrics=self.metrics,
+            loaders=Loaders(km, page_cap=self.settings.api_max_page_size),
+        )
+
+
+async def ensure_connected(app: Starlette, *, force: bool = False) -> None:
+    """Open the service's Neo4j driver if it is not open yet (Neo4j was down at startup).
+
+    Once open, the driver reconnects by itself. Until then, one caller at a time tries, at
+    most every RECONNECT_EVERY_S (``force``: now), so an outage does not queue every request
+    behind a connection timeout. A failure is logged and left for the resolvers to report.
+    """
+    state = app.state
+    if state.connected:
+        return
+    async with state.connect_lock:
+        if state.connected:
+            return
+        if not force and time.monotonic() - state.last_attempt < RECONNECT_EVERY_S:
+            return
+        state.last_attempt = time.monotonic()
+        try:
+            await state.kgmem.open()
+        except KgmemError as exc:
+            log.error("Neo4j is not available: %s", exc.message)
+            return
+        state.connected = True
+
+
+class HttpMetrics:
+    """Counts and times every HTTP request by route path and status."""
+
+    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
+        self.app, self.metrics = app, metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        # Label by route path only (routes added to the app later count too); anything else is
+        # "other", so a scan of random URLs cannot blow up the number of series.
+        app = scope.get("app")
+        routes = {getattr(r, "path", None) for r in getattr(app, "routes", ())} or set(ROUTES)
+        path = scope["path"] if scope["path"] in routes else "other"
+        status = 500
+        t0 = time.perf_counter()
+
+        async def tracking(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking)
+        finally:
+            self.metrics.http_requests.inc(path=path, status=str(status))
+            self.metrics.http_seconds.observe(time.perf_counter() - t0, path=path)
+
+
+async def healthz(request: Request) -> Response:
+    return JSONResponse({"status": "ok"})
+
+
+async def readyz(request: Request) -> Response:
+    km: Kgmem = request.app.state.kgmem
+    checks: dict[str, Any] = {}
+    try:
+        await ensure_connected(request.app, force=True)
+        info = await km.server_info()
+        checks["neo4j"] = {"ok": True, "version": info.get("neo4j_version")}
+        checks["gds"] = {"ok": bool(info.get("gds_version")), "version": info.get("gds_version")}
+    except (GraphUnavailable, GraphAuthError) as exc:
+        why = "refused the credentials" if isinstance(exc, GraphAuthError) else "is not reachable"
+        checks["neo4j"] = {"ok": False, "detail": f"Neo4j {why}"}
+        checks["gds"] = {"ok": False, "detail": "not checked"}
+    except KgmemError:
+        checks["neo4j"] = {"ok": True}
+        checks["gds"] = {
+            "ok": False,
+            "detail": "gds.version() failed: is the GDS plugin installed?",
+        }
+    settings: Settings = km.settings
+    failed = getattr(request.app.state, "model_error", None)
+    checks["embedder"] = _model_check(km.embedder.loaded, settings.embedder_package, failed)
+    checks["spacy"] = _model_check(km.nlp.loaded, settings.spacy_package, failed)
+    ready = all(c["ok"] for c in checks.values())
+    body = {
+        "status": "ready" if ready else "not_ready",
+        "checks": checks,
+        "limits": describe(settings),
+    }
+    return JSONResponse(body, 200 if ready else 503)
+
+
+def _model_check(loaded: bool, package: str, failed: str | None) -> dict[str, Any]:
+    if loaded:
+        return {"ok": True, "state": "loaded"}
+    if failed:
+        return {"ok": False, "state": "failed", "detail": failed}
+    try:
+        package_dir(package, package.replace("_", "-"))
+    except ModelUnavailable as exc:
+        return {"ok": False, "state": "missing", "detail": exc.message}
+    return {"ok": True, "state": "loadable"}
+
+
+async def metrics_endpoint(request: Request) -> Response:
+    metrics: Metrics = request.app.state.metrics
+    return PlainTextResponse(
+        metrics.render(request.app.state.kgmem), media_type="text/plain; version=0.0.4"
+    )
+
+
+async def _internal_error(request: Request, exc: Exception) -> Response:
+    log.error("unhandled error on %s", request.url.path, exc_info=exc)
+    return _error(500, "internal_error", "internal error; it has been logged")
+
+
+def _announce_auth(settings: Settings, keyring: KeyRing) -> None:
+    if settings.api_auth_disabled:
+        log.warning(
+            "API AUTH IS DISABLED (KGMEM_API_AUTH_DISABLED=true): every caller is an admin of "
+            "every namespace. Use this only on a trusted, single-user machine."
+        )
+    elif len(keyring) == 0:
+        log.error(
+            "NO API KEYS ARE CONFIGURED: every /graphql request will be refused with 401. Set "
+            'KGMEM_API_KEYS=\'{"<key>": ["<namespace>"]}\' or KGMEM_API_KEYS_FILE.'
+        )
+    else:
+        log.info("API keys loaded: %d", len(keyring))
+
+
+def _load_models(km: Kgmem) -> None:
+    km.embedder.embed_one("warm up")
+    km.nlp.pipeline()
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    """The kgmem HTTP service for ``settings`` (``Settings()`` from the environment if None)."""
+    settings = settings or Settings()
+    keyring = KeyRing.from_settings(settings)
+    metrics = Metrics()
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        km = Kgmem(settings)
+        app.state.kgmem = km
+        app.state.model_error = None
+        app.state.connected = False
+        app.state.connect_lock = asyncio.Lock()
+        app.state.last_attempt = -RECONNECT_EVERY_S
+        _announce_auth(settings, keyring)
+        # serve even if Neo4j is down: /readyz says why, and requests retry the connection
+        await ensure_connected(app)
+        warm: asyncio.Task[None] | None = None
+        if settings.api_preload_models:
+            warm = asyncio.create_task(_warm(app, km))
+        try:
+            yield
+        finally:
+            if warm is not None:
+                await warm  # a model load in a thread cannot be cancelled; let it finish
+            await km.close()
+
+    middleware = [Middleware(HttpMetrics, metrics=metrics)]
+    if settings.api_cors_origins:  # CORS stays off unless origins are configured
+        middleware.append(
+            Middleware(
+                CORSMiddleware,
+                allow_origins=settings.api_cors_origins,
+                allow_methods=["GET", "POST"],
+                allow_headers=["Authorization", "X-API-Key", "Content-Type"],
+            )
+        )
+    middleware.append(Middleware(BodySizeLimit, max_bytes=settings.api_max_body_bytes))
+    graphql = KgmemGraphQL(settings, keyring, metrics)
+    app = Starlette(
+        routes=[
+            Route("/graphql", graphql, methods=["GET", "POST"]),
+            Route("/healthz", healthz, methods=["GET"]),
+            Route("/readyz", readyz, methods=["GET"]),
+            Route("/metrics", metrics_endpoint, methods=["GET"]),
+        ],
+        middleware=middleware,
+        exception_handlers={Exception: _internal_error},
+        lifespan=lifespan,
+    )
+    app.state.metrics = metrics
+    app.state.settings = settings
+    return app
+
+
+async def _warm(app: Starlette, km: Kgmem) -> None:
+    try:
+        await asyncio.to_thread(_load_models, km)
+    except ModelUnavailable as exc:
+        app.state.model_error = exc.message
+        log.error("a model failed to load: %s", exc.message)

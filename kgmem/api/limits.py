@@ -1,0 +1,224 @@
+"""Request limits: body size, GraphQL depth/complexity/aliases/tokens, page size.
+
+* :class:`BodySizeLimit` (ASGI middleware) refuses a body over ``api_max_body_bytes`` with
+  ``413`` and a JSON error before the GraphQL layer reads it: at once when ``Content-Length``
+  says so, otherwise while the (chunked) body streams in; the body is buffered only up to the
+  limit and then replayed to the app.
+* :func:`validation_extensions` gives the Strawberry extensions that refuse, at validation time
+  (nothing has run yet), a document deeper than ``api_max_query_depth``, one whose estimated
+  cost is above ``api_max_query_complexity``, one with too many aliases, or a huge token count.
+  The cost estimate: every field costs 1, and a field whose ``first``/``limit`` argument is a
+  literal ``n`` multiplies the cost of its selection by ``n`` (by the maximum page size when the
+  argument is a variable), so nested pages multiply as they would at run time.
+* :func:`page_size` checks a ``first``/``limit`` value against ``api_max_page_size`` in resolvers.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from graphql import (
+    FieldNode,
+    FragmentDefinitionNode,
+    FragmentSpreadNode,
+    GraphQLError,
+    InlineFragmentNode,
+    IntValueNode,
+    OperationDefinitionNode,
+    SelectionSetNode,
+    ValidationContext,
+    ValidationRule,
+    VariableNode,
+)
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from strawberry.extensions import (
+    AddValidationRules,
+    MaxAliasesLimiter,
+    MaxTokensLimiter,
+    QueryDepthLimiter,
+    SchemaExtension,
+)
+
+from kgmem.api.errors import PageTooLarge
+from kgmem.settings import Settings
+
+PAGE_ARGUMENTS = frozenset({"first", "limit"})
+MAX_TOKENS = 5000
+
+
+def page_size(value: int, settings: Settings, what: str = "first") -> int:
+    if value < 1:
+        raise PageTooLarge(f"{what} must be at least 1, got {value}")
+    if value > settings.api_max_page_size:
+        raise PageTooLarge(
+            f"{what} is {value}; the largest page is {settings.api_max_page_size} "
+            "(page through with the cursor instead)"
+        )
+    return value
+
+
+# --- body size -------------------------------------------------------------------------------
+
+
+class BodySizeLimit:
+    """Refuse request bodies larger than ``max_bytes`` with 413 and a JSON error."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        declared = headers.get("content-length")
+        if declared is not None:
+            if not declared.isdigit():
+                await _json(send, 400, "bad_request", "Content-Length is not a number")
+                return
+            if int(declared) > self.max_bytes:
+                await _json(send, 413, "body_too_large", self._message(int(declared)))
+                return
+        # Read the body here, counting, so an undeclared (chunked) body is cut off at the limit.
+        chunks: list[bytes] = []
+        size = 0
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_bytes:
+                await _json(send, 413, "body_too_large", self._message(size, at_least=True))
+                return
+            chunks.append(chunk)
+            more = bool(message.get("more_body", False))
+        body = b"".join(chunks)
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()  # after the body: wait for disconnect as usual
+
+        await self.app(scope, replay, send)
+
+    def _message(self, size: int, *, at_least: bool = False) -> str:
+        over = "more than " if at_least else ""
+        return f"the request body is {over}{size} bytes; the limit is {self.max_bytes} bytes"
+
+
+async def _json(send: Send, status: int, code: str, message: str) -> None:
+    body = json.dumps({"error": {"code": code, "message": message}}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+# --- GraphQL document limits -----------------------------------------------------------------
+
+
+def query_cost(
+    selection_set: SelectionSetNode | None,
+    fragments: Mapping[str, FragmentDefinitionNode],
+    variable_page: int,
+    seen: frozenset[str] = frozenset(),
+) -> int:
+    """Estimated number of field resolutions of a selection (see the module docstring)."""
+    if selection_set is None:
+        return 0
+    total = 0
+    for node in selection_set.selections:
+        if isinstance(node, FieldNode):
+            if node.name.value.startswith("__"):
+                continue  # introspection: bounded by the schema, GraphiQL needs it
+            inner = query_cost(node.selection_set, fragments, variable_page, seen)
+            total += 1 + _multiplier(node, variable_page) * inner
+        elif isinstance(node, InlineFragmentNode):
+            total += query_cost(node.selection_set, fragments, variable_page, seen)
+        elif isinstance(node, FragmentSpreadNode):
+            name = node.name.value
+            fragment = fragments.get(name)
+            if fragment is not None and name not in seen:  # cycles are another rule's error
+                total += query_cost(fragment.selection_set, fragments, variable_page, seen | {name})
+    return total
+
+
+def _multiplier(node: FieldNode, variable_page: int) -> int:
+    for arg in node.arguments or ():
+        if arg.name.value in PAGE_ARGUMENTS:
+            if isinstance(arg.value, IntValueNode):
+                return max(1, int(arg.value.value))
+            if isinstance(arg.value, VariableNode):
+                return variable_page
+    return 1
+
+
+def complexity_rule(max_cost: int, variable_page: int) -> type[ValidationRule]:
+    class ComplexityLimit(ValidationRule):
+        def __init__(self, context: ValidationContext) -> None:
+            super().__init__(context)
+            definitions = context.document.definitions
+            fragments = {
+                d.name.value: d for d in definitions if isinstance(d, FragmentDefinitionNode)
+            }
+            for op in definitions:
+                if not isinstance(op, OperationDefinitionNode):
+                    continue
+                cost = query_cost(op.selection_set, fragments, variable_page)
+                if cost > max_cost:
+                    context.report_error(
+                        GraphQLError(
+                            f"the query would resolve about {cost} fields; the limit is "
+                            f"{max_cost}: ask for smaller pages or fewer nested fields",
+                            extensions={"code": "query_too_complex"},
+                        )
+                    )
+
+    return ComplexityLimit
+
+
+def validation_extensions(settings: Settings) -> list[Callable[[], SchemaExtension]]:
+    """Factories (one fresh extension per request) for the document limits."""
+    depth, cost = settings.api_max_query_depth, settings.api_max_query_complexity
+    aliases, page = settings.api_max_aliases, settings.api_max_page_size
+
+    def depth_limit() -> SchemaExtension:
+        return QueryDepthLimiter(max_depth=depth)
+
+    def cost_limit() -> SchemaExtension:
+        return AddValidationRules([complexity_rule(cost, page)])
+
+    def alias_limit() -> SchemaExtension:
+        return MaxAliasesLimiter(max_alias_count=aliases)
+
+    def token_limit() -> SchemaExtension:
+        return MaxTokensLimiter(max_token_count=MAX_TOKENS)
+
+    return [token_limit, depth_limit, cost_limit, alias_limit]
+
+
+def describe(settings: Settings) -> dict[str, Any]:
+    """The limits in force, for /readyz and the docs."""
+    return {
+        "max_page_size": settings.api_max_page_size,
+        "max_query_depth": settings.api_max_query_depth,
+        "max_query_complexity": settings.api_max_query_complexity,
+        "max_aliases": settings.api_max_aliases,
+        "max_body_bytes": settings.api_max_body_bytes,
+    }

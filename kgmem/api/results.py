@@ -1,0 +1,191 @@
+"""GraphQL result types: recall hits and the X-ray, write receipts, and the union results.
+
+Operations that can fail in an expected way return a union, ``<Operation>Ok | Rejected``, so a
+client handles "no such memory" or "empty text" by matching on ``__typename`` instead of parsing
+error strings (``consolidate`` also answers ``Unavailable`` where no consolidation job is
+installed). ``Rejected.code`` is a stable code (``invalid_input``, ``not_found``,
+``concurrent_write``, ``lease_held``, ...) and ``reason`` a sentence for people. The X-ray
+mirrors ``kgmem.recall.xray.Xray``: each hit's factor contributions (they add up to its final
+score), channel ranks, graph path with edge confidences and source episodes; dropped candidates
+with their reason; stage timings; the queries run; ``raw`` is ``Xray.to_dict()``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import fields, is_dataclass
+from datetime import datetime
+from enum import Enum
+from typing import Annotated
+
+import strawberry
+from strawberry.scalars import JSON
+
+from kgmem.api.recall_types import RecallOk
+from kgmem.api.types import Memory
+from kgmem.errors import KgmemError
+from kgmem.ingest.pipeline import ObserveReport
+from kgmem.records import WriteReceipt
+
+
+@strawberry.type(description="An expected failure: nothing was written.")
+class Rejected:
+    reason: str
+    code: str
+
+    @classmethod
+    def of(cls, exc: KgmemError) -> Rejected:
+        return cls(reason=exc.message, code=exc.code)
+
+
+@strawberry.type(description="The operation exists but cannot run in this deployment yet.")
+class Unavailable:
+    message: str
+    code: str = "unavailable"
+
+
+@strawberry.type(description="One consolidation run (dream cycle): its per-step report.")
+class ConsolidateOk:
+    namespace: str
+    dry_run: bool
+    report: JSON
+
+    @classmethod
+    def of(cls, report: object, namespace: str, dry_run: bool) -> ConsolidateOk:
+        to_dict = getattr(report, "to_dict", None)
+        data = to_dict() if callable(to_dict) else report
+        return cls(namespace=namespace, dry_run=dry_run, report=JSON(jsonable(data)))
+
+
+def jsonable(value: object) -> object:
+    """Plain JSON values: datetimes as ISO 8601, enums as values, dataclasses as dicts."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: jsonable(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, Enum):
+        return jsonable(value.value)
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [jsonable(v) for v in value]
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return str(value)
+
+
+@strawberry.type(description="What one write did to one memory.")
+class Receipt:
+    action: str = strawberry.field(
+        description="created, reinforced, updated, superseded, flagged or skipped."
+    )
+    memory_id: strawberry.ID
+    reason: str
+    related_ids: list[strawberry.ID]
+    entities: list[str]
+
+    @classmethod
+    def of(cls, r: WriteReceipt) -> Receipt:
+        return cls(
+            action=r.action,
+            memory_id=strawberry.ID(r.memory_id),
+            reason=r.reason,
+            related_ids=[strawberry.ID(i) for i in r.related_ids if i],
+            entities=list(r.entities),
+        )
+
+
+# --- recall and the X-ray --------------------------------------------------------------------
+
+
+# --- mutation results ------------------------------------------------------------------------
+
+
+@strawberry.type
+class ObserveOk:
+    episode_ids: list[strawberry.ID]
+    new_episodes: int
+    trigger: str = strawberry.field(
+        description="high_signal, max_turns, max_age, flush, or buffered (no extraction yet)."
+    )
+    extracted_episodes: int
+    skipped_turns: int
+    engine: str | None
+    receipts: list[Receipt]
+
+    @classmethod
+    def of(cls, r: ObserveReport) -> ObserveOk:
+        x = r.extraction
+        return cls(
+            episode_ids=[strawberry.ID(i) for i in r.episode_ids],
+            new_episodes=r.new_episodes,
+            trigger=r.trigger,
+            extracted_episodes=x.episodes if x else 0,
+            skipped_turns=x.skipped_turns if x else 0,
+            engine=x.engine if x else None,
+            receipts=[Receipt.of(w) for w in x.receipts] if x else [],
+        )
+
+
+@strawberry.type
+class RememberOk:
+    receipt: Receipt
+
+
+@strawberry.type
+class CorrectOk:
+    corrected_id: strawberry.ID
+    receipt: Receipt
+
+
+@strawberry.type
+class StatusChanged:
+    memory_id: strawberry.ID
+    old: str | None
+    new: str
+
+
+@strawberry.type
+class PinOk:
+    memory: Memory
+
+
+@strawberry.type
+class Forgotten:
+    memory_id: strawberry.ID
+    hard: bool
+    status: str | None = strawberry.field(description="deleted (soft), or null (hard).")
+    episodes_deleted: int
+    audit_records_deleted: int
+
+
+@strawberry.type
+class FeedbackOk:
+    memory_id: strawberry.ID
+    useful: bool
+    utility_before: float
+    utility: float
+
+
+@strawberry.type
+class ConflictResolved:
+    kept_id: strawberry.ID
+    dropped_id: strawberry.ID
+    dropped_status_before: str | None
+    contradictions_resolved: int
+
+
+RecallResultUnion = Annotated[RecallOk | Rejected, strawberry.union("RecallResult")]
+ObserveResult = Annotated[ObserveOk | Rejected, strawberry.union("ObserveResult")]
+RememberResult = Annotated[RememberOk | Rejected, strawberry.union("RememberResult")]
+CorrectResult = Annotated[CorrectOk | Rejected, strawberry.union("CorrectResult")]
+SetStatusResult = Annotated[StatusChanged | Rejected, strawberry.union("SetStatusResult")]
+PinResult = Annotated[PinOk | Rejected, strawberry.union("PinResult")]
+ForgetResult = Annotated[Forgotten | Rejected, strawberry.union("ForgetResult")]
+FeedbackResult = Annotated[FeedbackOk | Rejected, strawberry.union("FeedbackResult")]
+ResolveConflictResult = Annotated[
+    ConflictResolved | Rejected, strawberry.union("ResolveConflictResult")
+]
+ConsolidateResult = Annotated[
+    ConsolidateOk | Unavailable | Rejected, strawberry.union("ConsolidateResult")
+]

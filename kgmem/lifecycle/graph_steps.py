@@ -1,0 +1,240 @@
+"""Runners for the steps that restructure and measure the graph: entities (merges, edge decay,
+relation pruning), topics and centrality.
+
+Contract: like every runner, each one reads (GDS runs on a throw-away projection of the
+namespace, dropped afterwards), decides with the pure rules (:mod:`~kgmem.lifecycle.hygiene`,
+:mod:`~kgmem.lifecycle.topics`) and writes all it decided in one transaction. Entity merges are
+written reversibly and their ids reported for ``undo_entity_merge``. Louvain and PageRank run
+single-threaded (OpenGDS allows up to 4) so the same graph gives the same topics and scores,
+which is what makes a second run a no-op.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+from typing import Any
+
+from kgmem.graph import lifecycle_repository as lrepo
+from kgmem.ingest.episodes import as_utc
+from kgmem.lifecycle.context import StepContext, first_count
+from kgmem.lifecycle.hygiene import (
+    EdgeState,
+    EntityRecord,
+    LinkRow,
+    decay_edge,
+    plan_entity_merges,
+    prune_victims,
+)
+from kgmem.lifecycle.records import ACTOR
+from kgmem.lifecycle.topics import CommunityNode, diff_topics, plan_topics
+from kgmem.taxonomy import MEMORY_REL_PRUNE_PRIORITY, MEMORY_REL_TYPE, MemoryRelation, parse_enum
+
+CENTRALITY_DIGITS = 6  # PageRank written rounded, so float noise is not a "change"
+
+
+# --- entities and edges ----------------------------------------------------------------------
+
+
+def _entity(row: dict[str, Any]) -> EntityRecord:
+    created = row.get("created_at")
+    return EntityRecord(
+        id=str(row["id"]),
+        name=str(row.get("name") or ""),
+        normalized_name=str(row.get("normalized_name") or ""),
+        type=str(row.get("type") or "other"),
+        aliases_norm=tuple(row.get("aliases_norm") or ()),
+        mention_count=int(row.get("mention_count") or 0),
+        created_at=as_utc(created) if created is not None else None,
+    )
+
+
+async def run_entities(ctx: StepContext) -> None:
+    """Seeds 000/004: merge fragmented entities (reversibly), decay unreinforced edges, prune
+    memory links above the relation cap."""
+    p = ctx.policy
+    dup_rows = await lrepo.find_entity_duplicates(
+        ctx.graph, namespace=ctx.namespace, limit=ctx.caps.entity_merges * 20
+    )
+    plan, due = plan_entity_merges(
+        [(_entity(r["a"]), _entity(r["b"])) for r in dup_rows], ctx.caps.entity_merges
+    )
+    ctx.report.capped = due > len(plan)
+    merges = [
+        {
+            "merge_id": str(uuid.uuid4()),
+            "canonical": m.canonical,
+            "loser": m.loser,
+            "reason": m.reason,
+            "actor": ACTOR,
+        }
+        for m in plan
+    ]
+    before = ctx.now - timedelta(days=p.edge_decay_grace_days + p.edge_decay_window_days)
+    edge_rows = await lrepo.find_decaying_edges(
+        ctx.graph,
+        namespace=ctx.namespace,
+        before=before,
+        floor=p.edge_decay_floor,
+        limit=ctx.caps.batch,
+    )
+    decays = []
+    for r in edge_rows:
+        anchor = r.get("decay_anchor")
+        state = EdgeState(
+            str(r["edge"]),
+            float(r["confidence"]),
+            as_utc(r["anchor"]),
+            as_utc(anchor) if anchor is not None else None,
+            int(r["decay_windows"]),
+        )
+        d = decay_edge(state, ctx.now, p)
+        if d is not None:
+            decays.append(
+                {
+                    "edge": d.edge,
+                    "old": d.old,
+                    "confidence": d.confidence,
+                    "anchor": d.anchor,
+                    "windows": d.windows,
+                }
+            )
+    ctx.report.capped |= len(edge_rows) >= ctx.caps.batch
+    victims: list[str] = []
+    if p.relation_cap > 0:
+        total = await lrepo.get_memory_link_count(ctx.graph, namespace=ctx.namespace)
+        ctx.stat("memory_links", total)
+        if total > p.relation_cap:
+            priorities = {
+                MEMORY_REL_TYPE[rel]: rank
+                for rel, rank in MEMORY_REL_PRUNE_PRIORITY.items()
+                if rank is not None
+            }
+            link_rows = await lrepo.find_prunable_links(
+                ctx.graph,
+                namespace=ctx.namespace,
+                priorities=priorities,
+                limit=min(total - p.relation_target, ctx.caps.batch),
+            )
+            links = [
+                LinkRow(
+                    str(r["edge"]),
+                    parse_enum(MemoryRelation, r["type"], "memory relation"),
+                    float(r["confidence"]),
+                    str(r["source"]),
+                    str(r["target"]),
+                )
+                for r in link_rows
+            ]
+            victims, link_due = prune_victims(
+                total, links, p.relation_cap, p.relation_target, ctx.caps.batch
+            )
+            ctx.report.capped |= link_due > len(victims)
+    steps = []
+    # decay first: a merge then copies an edge's decayed confidence, not the stale one
+    if decays:
+        steps.append(
+            lrepo.decay_edge_confidences(namespace=ctx.namespace, decays=decays, now=ctx.now)
+        )
+    if merges:
+        steps.append(
+            lrepo.merge_entity_duplicates(namespace=ctx.namespace, merges=merges, now=ctx.now)
+        )
+    if victims:
+        steps.append(lrepo.delete_memory_links(namespace=ctx.namespace, edges=victims))
+    out = await ctx.commit(steps)
+    i = 0
+    if decays:
+        ctx.report.count("edges_decayed", first_count(out[i], "decayed", len(decays), ctx.dry_run))
+        i += 1
+    if merges:
+        ctx.report.count("entities_merged", first_count(out[i], "merged", len(merges), ctx.dry_run))
+        ctx.report.ids["entity_merges"] = [m["merge_id"] for m in merges]
+        i += 1
+    if victims:
+        ctx.report.count("links_pruned", first_count(out[i], "deleted", len(victims), ctx.dry_run))
+
+
+# --- topics and centrality ---------------------------------------------------------------------
+
+
+async def run_topics(ctx: StepContext) -> None:
+    """Seed 002's topic index: GDS Louvain over the memory–entity graph → named :Topic nodes with
+    member counts and IN_TOPIC edges; an unchanged graph leaves the topics untouched."""
+    desired = []
+    async with ctx.projection("topics") as name:
+        proj = await lrepo.project_topic_graph(ctx.graph, name=name, namespace=ctx.namespace)
+        ctx.stat("projected", int(proj["nodes"]))
+        if int(proj["relationships"]) > 0:
+            rows = await lrepo.find_topic_communities(ctx.graph, name=name, namespace=ctx.namespace)
+            nodes = [
+                CommunityNode(
+                    str(r["kind"]),
+                    str(r["id"]),
+                    str(r["text"] or ""),
+                    int(r["community"]),
+                    int(r["mentions"]),
+                )
+                for r in rows
+            ]
+            desired = plan_topics(ctx.namespace, nodes)
+    existing = await lrepo.find_topics(ctx.graph, namespaces=[ctx.namespace], limit=100_000)
+    diff = diff_topics(desired, {str(r["id"]): str(r["name"]) for r in existing})
+    ctx.stat("topics", len(desired))
+    if diff.empty:
+        return
+    create = [
+        {
+            "id": t.id,
+            "name": t.name,
+            "terms": list(t.terms),
+            "summary": t.summary,
+            "members": list(t.members),
+            "entities": list(t.entities),
+        }
+        for t in diff.create
+    ]
+    rename = [
+        {"id": t.id, "name": t.name, "terms": list(t.terms), "summary": t.summary}
+        for t in diff.rename
+    ]
+    out = await ctx.commit(
+        [
+            lrepo.write_topics(
+                namespace=ctx.namespace,
+                remove=diff.remove,
+                create=create,
+                rename=rename,
+                now=ctx.now,
+            )
+        ]
+    )
+    ctx.report.count("topics_created", first_count(out[0], "created", len(create), ctx.dry_run))
+    ctx.report.count(
+        "topics_removed", first_count(out[0], "removed", len(diff.remove), ctx.dry_run)
+    )
+    ctx.report.count("topics_renamed", first_count(out[0], "renamed", len(rename), ctx.dry_run))
+    ctx.report.ids["topics"] = [t.id for t in diff.create]
+
+
+async def run_centrality(ctx: StepContext) -> None:
+    """Seed 000's PageRank, over the memory–entity graph weighted by edge confidence, written
+    back as ``Memory.centrality`` (only the values that changed)."""
+    async with ctx.projection("centrality") as name:
+        proj = await lrepo.project_topic_graph(ctx.graph, name=name, namespace=ctx.namespace)
+        ctx.stat("projected", int(proj["nodes"]))
+        if int(proj["relationships"]) == 0:
+            return
+        rows = await lrepo.find_pagerank_scores(ctx.graph, name=name, namespace=ctx.namespace)
+    scores = []
+    for r in rows:
+        new = round(float(r["score"]), CENTRALITY_DIGITS)
+        old = r.get("centrality")
+        if old is None or abs(float(old) - new) > 10**-CENTRALITY_DIGITS:
+            scores.append({"id": r["id"], "score": new})
+    if not scores:
+        return
+    out = await ctx.commit(
+        [lrepo.set_memory_centrality(namespace=ctx.namespace, scores=scores, now=ctx.now)]
+    )
+    ctx.report.count("centrality_updated", first_count(out[0], "updated", len(scores), ctx.dry_run))

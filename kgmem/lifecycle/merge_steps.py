@@ -1,0 +1,296 @@
+"""Runners for the steps that settle conflicting and duplicated memories: contradictions (with
+the invalidation cascade) and redundancy.
+
+Contract: like every runner, each one reads, decides with the pure rules
+(:mod:`~kgmem.lifecycle.conflicts`, :mod:`~kgmem.lifecycle.redundancy`) and writes all it decided
+in one transaction. Redundancy finds near-duplicates with GDS kNN (bounded topK and iterations,
+concurrency ≤ 4, OpenGDS's limit) on a throw-away projection of the namespace's live memories,
+dropped afterwards; every merge is written reversibly (MERGED_INTO keeps the merged memory's
+previous state) and its id reported for ``undo_merge``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+from kgmem.graph import lifecycle_repository as lrepo
+from kgmem.ingest.episodes import as_utc
+from kgmem.ingest.normalize import content_hash
+from kgmem.ingest.scoring import source_trust
+from kgmem.lifecycle.conflicts import (
+    INVALID_PREMISE,
+    Contradiction,
+    Dependent,
+    Side,
+    cascade_plan,
+    resolve_contradiction,
+)
+from kgmem.lifecycle.context import StepContext, first_count
+from kgmem.lifecycle.records import ACTOR
+from kgmem.lifecycle.redundancy import (
+    Cluster,
+    DupMember,
+    SimilarPair,
+    ThemeSource,
+    cosine_from_gds,
+    covering_member,
+    gds_cutoff,
+    mean_embedding,
+    plan_clusters,
+    theme_category,
+    theme_content,
+)
+from kgmem.taxonomy import DEFAULT_MEMORY_TYPE, Category, Status, Tier, parse_enum
+
+THEME_IMPORTANCE = 0.8  # seed 004: theme-level memories are written at importance 0.8
+THEME_SOURCE = "consolidation"
+
+
+# --- contradictions and the invalidation cascade -------------------------------------------
+
+
+def _side(row: dict[str, Any]) -> Side:
+    return Side(
+        id=str(row["id"]),
+        created_at=as_utc(row["created_at"]),
+        valid_from=as_utc(row["valid_from"]) if row.get("valid_from") is not None else None,
+        tier=parse_enum(Tier, row.get("tier") or "episodic", "tier"),
+        pinned=bool(row.get("pinned")),
+        immutable=bool(row.get("immutable")),
+    )
+
+
+async def run_contradictions(ctx: StepContext) -> None:
+    """Seed 004: the older side of each open contradiction goes dormant; memories that depend on
+    a premise that no longer holds are flagged for review (bounded cascade)."""
+    rows = await lrepo.find_contradictions(ctx.graph, namespace=ctx.namespace, limit=ctx.caps.batch)
+    ctx.report.capped = len(rows) >= ctx.caps.batch
+    resolutions = []
+    for row in rows:
+        res = resolve_contradiction(Contradiction(row["edge"], _side(row["a"]), _side(row["b"])))
+        if res is None:
+            ctx.stat("anchored_contradictions")
+            continue
+        resolutions.append(
+            {
+                "edge": res.edge,
+                "older": res.older,
+                "demote": res.demote,
+                "reason": res.reason,
+                "actor": ACTOR,
+                "change_id": str(uuid.uuid4()),
+            }
+        )
+    found = await lrepo.find_invalidated_dependents(
+        ctx.graph,
+        namespace=ctx.namespace,
+        statuses=sorted(s.value for s in INVALID_PREMISE),
+        depth=ctx.policy.cascade_depth,
+        limit=ctx.caps.cascade * 10,
+    )
+    dependents = [
+        Dependent(
+            str(r["id"]),
+            parse_enum(Status, r["status"], "status"),
+            str(r["premise"]),
+            parse_enum(Status, r["premise_status"], "status"),
+            int(r["depth"]),
+        )
+        for r in found
+    ]
+    challenges, due = cascade_plan(dependents, ctx.caps.cascade)
+    ctx.report.capped |= due > len(challenges)
+    steps = []
+    if resolutions:
+        steps.append(
+            lrepo.resolve_contradictions(
+                namespace=ctx.namespace, resolutions=resolutions, now=ctx.now
+            )
+        )
+    if challenges:
+        rows_ = [ctx.status_row(c) for c in challenges]
+        steps.append(lrepo.set_memory_statuses(namespace=ctx.namespace, changes=rows_))
+    out = await ctx.commit(steps)
+    if resolutions:
+        planned = sum(1 for r in resolutions if r["demote"])
+        ctx.report.count(
+            "contradictions_resolved",
+            first_count(out[0], "resolved", len(resolutions), ctx.dry_run),
+        )
+        ctx.report.count("demoted", first_count(out[0], "demoted", planned, ctx.dry_run))
+    if challenges:
+        ctx.report.count(
+            "challenged", first_count(out[-1], "changed", len(challenges), ctx.dry_run)
+        )
+        ctx.report.ids["challenged"] = [c.id for c in challenges]
+
+
+# --- redundancy ------------------------------------------------------------------------------
+
+
+def _num(row: dict[str, Any], key: str, default: float) -> float:
+    value = row.get(key)
+    return default if value is None else float(value)
+
+
+def _member(row: dict[str, Any]) -> DupMember:
+    return DupMember(
+        id=str(row["id"]),
+        utility=_num(row, "utility", 0.5),
+        importance=_num(row, "importance", 0.5),
+        access_count=int(row.get("access_count") or 0),
+        created_at=as_utc(row["created_at"]),
+        pinned=bool(row.get("pinned")),
+        immutable=bool(row.get("immutable")),
+    )
+
+
+def _source(row: dict[str, Any]) -> ThemeSource:
+    return ThemeSource(
+        id=str(row["id"]),
+        content=str(row.get("content") or ""),
+        category=str(row.get("category") or "fact"),
+        created_at=as_utc(row["created_at"]),
+        embedding=row.get("embedding"),
+        entities=tuple(row.get("entities") or ()),
+        tags=tuple(row.get("tags") or ()),
+        utility=_num(row, "utility", 0.5),
+        confidence=_num(row, "confidence", 0.5),
+        stability=float(row.get("stability") or 1.0),
+        access_count=int(row.get("access_count") or 0),
+        repetition_count=int(row.get("repetition_count") or 1),
+        valid_from=as_utc(row["valid_from"]) if row.get("valid_from") is not None else None,
+    )
+
+
+def _theme_props(ctx: StepContext, merge_id: str, sources: Sequence[ThemeSource]) -> dict[str, Any]:
+    content = theme_content(sources)
+    category = parse_enum(Category, theme_category(sources), "category")
+    tags = sorted({t for s in sources for t in s.tags} | {"theme"})
+    starts = [s.valid_from for s in sources if s.valid_from is not None]
+    return {
+        "id": str(uuid.uuid4()),
+        "content": content,
+        "content_hash": content_hash(content),
+        "category": category.value,
+        "kind": "note",
+        "type": DEFAULT_MEMORY_TYPE[category].value,
+        "tier": Tier.SEMANTIC.value,
+        "status": Status.ACTIVE.value,
+        "lifecycle_state": "active",
+        "verification_state": "system_inferred",
+        "policy_class": "durable",
+        "importance": THEME_IMPORTANCE,
+        "priority": "high",
+        "confidence": max(s.confidence for s in sources),
+        "source": THEME_SOURCE,
+        "source_trust": source_trust(THEME_SOURCE),
+        "utility": max(s.utility for s in sources),
+        "surprise": 0.0,
+        "stability": max(s.stability for s in sources),
+        "difficulty": 5.0,
+        "storage_strength": 1.0,
+        "access_count": sum(s.access_count for s in sources),
+        "repetition_count": sum(s.repetition_count for s in sources),
+        "created_at": ctx.now,
+        "last_accessed": ctx.now,
+        "modified_at": ctx.now,
+        "recorded_at": ctx.now,
+        "valid_from": min(starts) if starts else ctx.now,
+        "pinned": False,
+        "immutable": False,
+        "flashbulb": False,
+        "valence": 0.0,
+        "arousal": 0.0,
+        "emotion": "neutral",
+        "tags": tags,
+        "embedding": mean_embedding(s.embedding for s in sources),
+        "theme_merge_id": merge_id,
+        "theme_of": sorted(s.id for s in sources),
+    }
+
+
+async def run_redundancy(ctx: StepContext) -> None:
+    """Seeds 001/004: near-duplicates (GDS kNN, cosine > 0.9) merge into the higher-utility
+    memory; clusters of 5+ into a theme memory that keeps every specific. Reversible."""
+    async with ctx.projection("similarity") as name:
+        proj = await lrepo.project_similarity_graph(ctx.graph, name=name, namespace=ctx.namespace)
+        ctx.stat("projected", int(proj["nodes"]))
+        if int(proj["nodes"]) < 2:
+            return
+        rows = await lrepo.find_similar_memories(
+            ctx.graph,
+            name=name,
+            namespace=ctx.namespace,
+            top_k=ctx.policy.redundancy_top_k,
+            cutoff=gds_cutoff(ctx.policy.redundancy_similarity),
+            limit=ctx.caps.redundancy * 2 * ctx.policy.redundancy_top_k,
+        )
+    members = {str(r[k]["id"]): _member(r[k]) for r in rows for k in ("a", "b")}
+    pairs = [
+        SimilarPair(str(r["a"]["id"]), str(r["b"]["id"]), cosine_from_gds(float(r["similarity"])))
+        for r in rows
+    ]
+    clusters, due = plan_clusters(
+        pairs,
+        members,
+        threshold=ctx.policy.redundancy_similarity,
+        cap=ctx.caps.redundancy,
+        theme_min=ctx.policy.theme_min_cluster,
+    )
+    ctx.stat("similar_pairs", due)
+    ctx.report.capped = due > ctx.caps.redundancy
+    themes: list[dict[str, Any]] = []
+    merges: list[dict[str, Any]] = []
+    merge_ids: list[str] = []
+    for cluster in clusters:
+        merge_id = str(uuid.uuid4())
+        survivor, losers = cluster.survivor, cluster.losers
+        if cluster.theme:
+            got = await lrepo.find_merge_members(
+                ctx.graph, namespace=ctx.namespace, ids=list(losers)
+            )
+            sources = [_source(r) for r in got]
+            if len(sources) < 2:
+                continue
+            props = _theme_props(ctx, merge_id, sources)
+            covering = covering_member(sources, props["content"])
+            if covering is not None:  # one member already says it all: it survives
+                survivor, losers = covering, tuple(s.id for s in sources if s.id != covering)
+            else:
+                themes.append(
+                    {"props": props, "entity_ids": sorted({e for s in sources for e in s.entities})}
+                )
+                survivor, losers = props["id"], tuple(s.id for s in sources)
+        assert survivor is not None
+        merge_ids.append(merge_id)
+        merges.extend(_merge_row(ctx, merge_id, survivor, loser, cluster) for loser in losers)
+    steps = []
+    if themes:
+        steps.append(lrepo.create_theme_memories(namespace=ctx.namespace, themes=themes))
+    if merges:
+        steps.append(lrepo.merge_memories(namespace=ctx.namespace, merges=merges))
+    out = await ctx.commit(steps)
+    if themes:
+        ctx.report.count("themes", len(out[0]) if not ctx.dry_run else len(themes))
+    if merges:
+        ctx.report.count("merged", first_count(out[-1], "merged", len(merges), ctx.dry_run))
+        ctx.report.ids["merges"] = merge_ids
+
+
+def _merge_row(
+    ctx: StepContext, merge_id: str, survivor: str, loser: str, cluster: Cluster
+) -> dict[str, Any]:
+    kind = "theme" if cluster.theme else "near-duplicate"
+    return {
+        "merge_id": merge_id,
+        "survivor": survivor,
+        "loser": loser,
+        "similarity": round(cluster.similarity, 6),
+        "reason": f"{kind} of {survivor} (cosine {cluster.similarity:.3f})",
+        "actor": ACTOR,
+        "at": ctx.now,
+        "change_id": str(uuid.uuid4()),
+    }

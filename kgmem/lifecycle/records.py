@@ -1,0 +1,162 @@
+"""Plain records the consolidation steps decide over, and the decisions they return.
+
+Contract: :meth:`MemoryRecord.from_row` turns one ``find_lifecycle_memories`` row into a frozen
+record with typed fields; a memory written before a field existed gets the write path's default
+for it (``ingest/plan.memory_row``). A row whose category, status or tier is outside kgmem's
+vocabulary raises ``InvalidInput`` and the step runner skips that memory (fail-open per memory),
+so one bad row never stops a step. ``StatusChange`` and ``TierChange`` are what the pure step
+functions decide; the runner turns them into write parameters. No I/O, no clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from kgmem.errors import InvalidInput
+from kgmem.ingest.episodes import as_utc
+from kgmem.lifecycle.retention import RetentionInput
+from kgmem.taxonomy import Category, Status, Tier, parse_enum
+
+ACTOR = "consolidation"  # the actor recorded on every audit record this job writes
+
+
+def _dt(value: Any) -> datetime | None:
+    return None if value is None else as_utc(value)
+
+
+def _float(value: Any, default: float) -> float:
+    return default if value is None else float(value)
+
+
+def _int(value: Any, default: int) -> int:
+    return default if value is None else int(value)
+
+
+@dataclass(frozen=True)
+class MemoryRecord:
+    """What the lifecycle rules read from one stored memory."""
+
+    id: str
+    category: Category
+    status: Status
+    tier: Tier
+    created_at: datetime
+    last_accessed: datetime | None = None
+    modified_at: datetime | None = None
+    access_count: int = 0
+    repetition_count: int = 1
+    stability: float = 1.0
+    source: str = "human"
+    pinned: bool = False
+    immutable: bool = False
+    flashbulb: bool = False
+    confidence: float = 0.5
+    importance: float = 0.5
+    utility: float = 0.5
+    verification_state: str = "unverified"
+    valid_until: datetime | None = None
+    frozen_at: datetime | None = None
+    stale_since: datetime | None = None
+    deleted_at: datetime | None = None
+    resolved_at: datetime | None = None
+    last_reinforced_at: datetime | None = None
+    utility_drifted_at: datetime | None = None
+    rehearsed_at: datetime | None = None
+    tags: tuple[str, ...] = ()
+    session_id: str | None = None
+    content: str = ""
+    gate_rejections: int = 0
+    gate_rejected_epoch: int | None = None
+    hot: bool = False
+    entities: tuple[str, ...] = ()
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> MemoryRecord:
+        created = _dt(row.get("created_at")) or _dt(row.get("recorded_at"))
+        if created is None:
+            raise InvalidInput(f"memory {row.get('id')!r} has no created_at")
+        return cls(
+            id=str(row["id"]),
+            category=parse_enum(Category, row.get("category") or "fact", "category"),
+            status=parse_enum(Status, row.get("status") or "active", "status"),
+            tier=parse_enum(Tier, row.get("tier") or "episodic", "tier"),
+            created_at=created,
+            last_accessed=_dt(row.get("last_accessed")),
+            modified_at=_dt(row.get("modified_at")),
+            access_count=_int(row.get("access_count"), 0),
+            repetition_count=_int(row.get("repetition_count"), 1),
+            stability=_float(row.get("stability"), 1.0),
+            source=str(row.get("source") or "human"),
+            pinned=bool(row.get("pinned")),
+            immutable=bool(row.get("immutable")),
+            flashbulb=bool(row.get("flashbulb")),
+            confidence=_float(row.get("confidence"), 0.5),
+            importance=_float(row.get("importance"), 0.5),
+            utility=_float(row.get("utility"), 0.5),
+            verification_state=str(row.get("verification_state") or "unverified"),
+            valid_until=_dt(row.get("valid_until")),
+            frozen_at=_dt(row.get("frozen_at")),
+            stale_since=_dt(row.get("stale_since")),
+            deleted_at=_dt(row.get("deleted_at")),
+            resolved_at=_dt(row.get("resolved_at")),
+            last_reinforced_at=_dt(row.get("last_reinforced_at")),
+            utility_drifted_at=_dt(row.get("utility_drifted_at")),
+            rehearsed_at=_dt(row.get("rehearsed_at")),
+            tags=tuple(str(t) for t in row.get("tags") or ()),
+            session_id=row.get("session_id"),
+            content=str(row.get("content") or ""),
+            gate_rejections=_int(row.get("gate_rejections"), 0),
+            gate_rejected_epoch=row.get("gate_rejected_epoch"),
+            hot=bool(row.get("hot")),
+            entities=tuple(str(e) for e in row.get("entities") or ()),
+        )
+
+    @property
+    def last_used(self) -> datetime:
+        """The later of creation and last access: when the memory was last touched."""
+        if self.last_accessed is None:
+            return self.created_at
+        return max(self.created_at, self.last_accessed)
+
+    @property
+    def tag_set(self) -> frozenset[str]:
+        return frozenset(t.strip().lower() for t in self.tags)
+
+    def retention_input(self) -> RetentionInput:
+        return RetentionInput(
+            category=self.category,
+            created_at=self.created_at,
+            last_accessed=self.last_accessed,
+            access_count=max(0, self.access_count),
+            stability=self.stability if self.stability > 0 else 1.0,
+            tier=self.tier,
+            source=self.source,
+            pinned=self.pinned,
+            frozen_at=self.frozen_at,
+        )
+
+
+@dataclass(frozen=True)
+class StatusChange:
+    """Move memory ``id`` from ``old`` to ``new`` (``new`` None = purge the soft-deleted node)."""
+
+    id: str
+    old: Status
+    new: Status | None
+    rule: str  # which rule fired, e.g. "decay", "speculative_expiry"
+    reason: str  # a sentence for the audit record
+    related_id: str | None = None
+
+
+@dataclass(frozen=True)
+class TierChange:
+    """Move memory ``id`` from tier ``old`` to ``new``."""
+
+    id: str
+    old: Tier
+    new: Tier
+    rule: str
+    reason: str

@@ -1,0 +1,131 @@
+"""The topics step's rules: communities of the memory–entity graph → named topics.
+
+Contract, pure: ``plan_topics`` takes every node of the namespace's memory–entity projection with
+the community GDS Louvain put it in, keeps the communities holding at least ``min_members``
+memories (the largest ``max_topics`` of them; seed 002 keeps a budget of 256 leaves) and names
+each by its top terms: the names of its most mentioned entities, then its most frequent content
+words (seed 002 names topics with the LLM; this is the local naming). A topic's id is derived
+from its namespace and member ids, so the same community is the same topic on every run and
+``diff_topics`` can tell a rebuild that changes nothing (a second run) from one that does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from kgmem.ingest.linking import content_words
+from kgmem.ingest.normalize import normalize_name
+
+MIN_MEMBERS = 3
+MAX_TOPICS = 256  # seed 002's LEAF_BUDGET
+NAME_TERMS = 3
+
+
+@dataclass(frozen=True)
+class CommunityNode:
+    kind: str  # "memory" | "entity"
+    id: str
+    text: str  # a memory's content or an entity's name
+    community: int
+    mentions: int = 0  # an entity's mention count (0 for memories)
+
+
+@dataclass(frozen=True)
+class TopicPlan:
+    id: str
+    name: str
+    terms: tuple[str, ...]
+    members: tuple[str, ...]  # memory ids, sorted
+    entities: tuple[str, ...]  # entity ids, sorted
+
+    @property
+    def size(self) -> int:
+        return len(self.members)
+
+    @property
+    def summary(self) -> str:
+        return f"{self.size} memories about {', '.join(self.terms) or 'misc'}"
+
+
+def topic_id(namespace: str, members: Sequence[str]) -> str:
+    digest = hashlib.sha1("\n".join([namespace, *sorted(members)]).encode()).hexdigest()
+    return f"topic-{digest[:20]}"
+
+
+def top_terms(entities: Sequence[CommunityNode], texts: Sequence[str], n: int) -> list[str]:
+    """Entity names by mentions, then content words by frequency, without repeats."""
+    terms: list[str] = []
+    seen: set[str] = set()
+    for e in sorted(entities, key=lambda e: (-e.mentions, e.text.casefold(), e.id)):
+        key = normalize_name(e.text)
+        if key and key not in seen:
+            terms.append(e.text)
+            seen.add(key)
+            seen.update(key.split())
+    words: Counter[str] = Counter()
+    for text in texts:
+        words.update(set(content_words(text)))
+    for word, _count in sorted(words.items(), key=lambda kv: (-kv[1], kv[0])):
+        if len(terms) >= n:
+            break
+        if word not in seen:
+            terms.append(word)
+            seen.add(word)
+    return terms[:n]
+
+
+def plan_topics(
+    namespace: str,
+    nodes: Iterable[CommunityNode],
+    *,
+    min_members: int = MIN_MEMBERS,
+    max_topics: int = MAX_TOPICS,
+) -> list[TopicPlan]:
+    memories: dict[int, list[CommunityNode]] = {}
+    entities: dict[int, list[CommunityNode]] = {}
+    for node in nodes:
+        (memories if node.kind == "memory" else entities).setdefault(node.community, []).append(
+            node
+        )
+    plans: list[TopicPlan] = []
+    for community, members in memories.items():
+        if len(members) < min_members:
+            continue
+        ents = entities.get(community, [])
+        terms = tuple(top_terms(ents, [m.text for m in members], NAME_TERMS))
+        ids = tuple(sorted(m.id for m in members))
+        plans.append(
+            TopicPlan(
+                topic_id(namespace, ids),
+                ", ".join(terms) or "misc",
+                terms,
+                ids,
+                tuple(sorted(e.id for e in ents)),
+            )
+        )
+    plans.sort(key=lambda p: (-p.size, p.name, p.id))
+    return plans[:max_topics]
+
+
+@dataclass(frozen=True)
+class TopicDiff:
+    create: list[TopicPlan]
+    remove: list[str]
+    rename: list[TopicPlan]
+
+    @property
+    def empty(self) -> bool:
+        return not (self.create or self.remove or self.rename)
+
+
+def diff_topics(desired: Sequence[TopicPlan], existing: Mapping[str, str]) -> TopicDiff:
+    """What turns the stored topics (id → name) into ``desired``."""
+    want = {p.id: p for p in desired}
+    return TopicDiff(
+        create=[p for p in desired if p.id not in existing],
+        remove=sorted(tid for tid in existing if tid not in want),
+        rename=[p for p in desired if p.id in existing and existing[p.id] != p.name],
+    )

@@ -1,0 +1,179 @@
+"""The state-transitions step's rules: what the decay chain and the expiry rules do to one memory.
+
+Contract: ``decide_status(memory, now, policy)`` returns the one :class:`StatusChange` the rules
+make for a memory at ``now``, or None. The rules are tried in this order and the first that fires
+wins (so one run moves a memory at most one step, and the order makes a second run at the same
+``now`` a no-op):
+
+1. purge — a DELETED memory is purged ``purge_after_days`` (seed 003: 90) after it was deleted;
+2. pinned and immutable memories are exempt from every rule below (seed 004's truth anchors);
+3. commitment decay — a resolved commitment (fulfilled or expired: a ``resolved_at``, a passed
+   ``valid_until`` or a resolution tag), live, superseded or archived, is deleted
+   ``commitment_decay_days`` (seed 000: 90) after it was resolved; open ones never are;
+4. speculative expiry — confidence below 0.40, not confirmed by the user, not reinforced for 30
+   days (seed 000) → deleted;
+5. foresight expiry — a live memory whose ``valid_until`` has passed → superseded (seed 004);
+6. the decay chain — seed 003's ACTIVE → STALE → ARCHIVED → DELETED via
+   :func:`~kgmem.lifecycle.retention.state_for` (protected categories exempt, seed 004's minimum
+   retention respected, a stale memory whose retention recovered is active again); dormant
+   memories are frozen (seed 004: "no decay") and skip it;
+7. fact archival — seed 000: an active memory older than 90 days with importance < 0.3, at most
+   2 accesses, outside the protected categories and not a correction → archived.
+
+Day thresholds fire at exactly their value (``>=``), except seed 000's "age > 90 days". Pure.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from kgmem.lifecycle.policy import Policy
+from kgmem.lifecycle.records import MemoryRecord, StatusChange
+from kgmem.lifecycle.retention import DECAY_CHAIN, days_between, retention, state_for
+from kgmem.taxonomy import ARCHIVAL_EXEMPT_CATEGORIES, Category, Status, Tier, VerificationState
+
+# Statuses the expiry rules act on: the memory is still believed (or under review).
+LIVE_STATUSES = frozenset({Status.ACTIVE, Status.STALE, Status.CHALLENGED})
+# Commitment decay also removes a commitment that was superseded or archived meanwhile; a merged
+# one stays, since its undo needs it (its content lives on in the survivor).
+COMMITMENT_STATUSES = LIVE_STATUSES | {Status.SUPERSEDED, Status.ARCHIVED}
+# Tags that say a commitment is done with (seed 000: "fulfilled or expired").
+RESOLVED_TAGS = frozenset(
+    {"resolved", "fulfilled", "done", "completed", "expired", "cancelled", "canceled"}
+)
+
+
+def commitment_resolved_at(m: MemoryRecord, now: datetime) -> datetime | None:
+    """When a commitment was resolved, or None while it is open (or not a commitment)."""
+    if m.category is not Category.COMMITMENT:
+        return None
+    if m.resolved_at is not None:
+        return m.resolved_at
+    if m.valid_until is not None and m.valid_until <= now:
+        return m.valid_until  # its deadline passed: expired
+    if m.tag_set & RESOLVED_TAGS:
+        return m.modified_at or m.created_at
+    return None
+
+
+def retention_now(m: MemoryRecord, now: datetime, policy: Policy) -> float:
+    return retention(
+        m.retention_input(), now, policy.retention_model, regularisation=policy.regularisation
+    )
+
+
+def _purge(m: MemoryRecord, now: datetime, policy: Policy) -> StatusChange | None:
+    deleted = m.deleted_at or m.modified_at or m.created_at
+    if days_between(deleted, now) >= policy.purge_after_days:
+        return StatusChange(
+            m.id, m.status, None, "purge", f"deleted {policy.purge_after_days:g}+ days ago"
+        )
+    return None
+
+
+def _commitment(m: MemoryRecord, now: datetime, policy: Policy) -> StatusChange | None:
+    if m.status not in COMMITMENT_STATUSES:
+        return None
+    resolved = commitment_resolved_at(m, now)
+    if resolved is None or days_between(resolved, now) < policy.commitment_decay_days:
+        return None
+    return StatusChange(
+        m.id,
+        m.status,
+        Status.DELETED,
+        "commitment_decay",
+        f"commitment resolved {policy.commitment_decay_days:g}+ days ago",
+    )
+
+
+def _speculative(m: MemoryRecord, now: datetime, policy: Policy) -> StatusChange | None:
+    if m.status not in LIVE_STATUSES or m.confidence >= policy.speculative_below:
+        return None
+    if m.verification_state == VerificationState.USER_CONFIRMED:
+        return None  # the user said it: that is the confirmation seed 000 waits for
+    confirmed = m.last_reinforced_at or m.created_at
+    if days_between(confirmed, now) < policy.speculative_ttl_days:
+        return None
+    return StatusChange(
+        m.id,
+        m.status,
+        Status.DELETED,
+        "speculative_expiry",
+        f"speculative (confidence {m.confidence:.2f} < {policy.speculative_below:.2f}), "
+        f"unconfirmed for {policy.speculative_ttl_days:g}+ days",
+    )
+
+
+def _foresight(m: MemoryRecord, now: datetime) -> StatusChange | None:
+    if m.status not in LIVE_STATUSES or m.valid_until is None or m.valid_until > now:
+        return None
+    return StatusChange(
+        m.id,
+        m.status,
+        Status.SUPERSEDED,
+        "foresight_expiry",
+        f"valid until {m.valid_until.isoformat()}, which has passed",
+    )
+
+
+def _decay(m: MemoryRecord, now: datetime, policy: Policy) -> StatusChange | None:
+    if m.status not in DECAY_CHAIN or m.status is Status.DELETED:
+        return None
+    if m.tier is Tier.DORMANT:  # seed 004: dormant memories are frozen, "no decay"
+        return None
+    r = retention_now(m, now, policy)
+    stale_days = 0.0
+    if m.status is Status.STALE:
+        stale_days = days_between(m.stale_since or m.modified_at or m.created_at, now)
+    target = state_for(
+        r,
+        stale_days,
+        m.status,
+        category=m.category,
+        pinned=m.pinned,
+        immutable=m.immutable,
+        age_days=days_between(m.created_at, now),
+    )
+    if target is m.status:
+        return None
+    if m.status is Status.STALE and target is Status.ARCHIVED and r >= 0.1:
+        why = f"stale for {stale_days:.1f} days"
+    else:
+        why = f"retention {r:.4f}"
+    return StatusChange(m.id, m.status, target, "decay", why)
+
+
+def _fact_archival(m: MemoryRecord, now: datetime, policy: Policy) -> StatusChange | None:
+    if not policy.fact_archival or m.status is not Status.ACTIVE:
+        return None
+    if m.category in ARCHIVAL_EXEMPT_CATEGORIES:
+        return None
+    if not days_between(m.created_at, now) > policy.fact_archival_age_days:
+        return None
+    if m.importance >= policy.fact_archival_max_importance:
+        return None
+    if m.access_count > policy.fact_archival_max_access:
+        return None
+    return StatusChange(
+        m.id,
+        m.status,
+        Status.ARCHIVED,
+        "fact_archival",
+        f"older than {policy.fact_archival_age_days:g} days, importance {m.importance:.2f}, "
+        f"{m.access_count} accesses",
+    )
+
+
+def decide_status(m: MemoryRecord, now: datetime, policy: Policy) -> StatusChange | None:
+    """The status change the rules make for ``m`` at ``now`` (see the module doc), or None."""
+    if m.status is Status.DELETED:
+        return _purge(m, now, policy)
+    if m.pinned or m.immutable:
+        return None
+    return (
+        _commitment(m, now, policy)
+        or _speculative(m, now, policy)
+        or _foresight(m, now)
+        or _decay(m, now, policy)
+        or _fact_archival(m, now, policy)
+    )
