@@ -43,7 +43,7 @@ def machine() -> dict[str, Any]:
                 mem_gib = round(int(line.split()[1]) / 1024 / 1024, 1)
     return {
         "cpu": model,
-        "cores": os.cpu_count(),
+        "nproc": os.cpu_count(),
         "ram_gib": mem_gib,
         "python": platform.python_version(),
         "os": platform.platform(),

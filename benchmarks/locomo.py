@@ -43,7 +43,6 @@ import contextlib
 import inspect
 import json
 import os
-import platform
 import shlex
 import statistics
 import sys
@@ -75,6 +74,7 @@ from benchmarks.baselines import (
     scored_questions,
     summary_row,
 )
+from benchmarks.harness import machine
 from kgmem.errors import InvalidInput
 from kgmem.graph import repository
 from kgmem.graph.launcher import LocalServer, free_port
@@ -157,29 +157,6 @@ async def probe_recall_options(km: Kgmem, namespace: str) -> dict[str, bool]:
         else:
             out[name] = True
     return out
-
-
-def machine() -> dict[str, Any]:
-    """CPU model, logical CPUs, total RAM (GiB), Python and OS of this machine."""
-    model = "unknown"
-    with contextlib.suppress(OSError), open("/proc/cpuinfo", encoding="utf-8") as fh:
-        for line in fh:
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    ram = 0.0
-    with contextlib.suppress(OSError), open("/proc/meminfo", encoding="utf-8") as fh:
-        for line in fh:
-            if line.startswith("MemTotal:"):
-                ram = round(int(line.split()[1]) / 1024 / 1024, 1)
-                break
-    return {
-        "cpu": model,
-        "nproc": os.cpu_count(),
-        "ram_gib": ram,
-        "python": platform.python_version(),
-        "os": platform.platform(),
-    }
 
 
 def _percentile(values: Sequence[float], q: float) -> float:
