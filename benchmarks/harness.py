@@ -16,7 +16,7 @@ import platform
 import shlex
 import sys
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -56,8 +56,9 @@ def command() -> str:
     )
 
 
-@contextlib.asynccontextmanager
-async def local_stack(heap: str = "2g", pagecache: str = "512m") -> AsyncIterator[Kgmem]:
+@contextlib.contextmanager
+def local_server(heap: str = "2g", pagecache: str = "512m") -> Iterator[Settings]:
+    """A private Neo4j + GDS on a free port with a temporary home and auth off; stopped after."""
     with tempfile.TemporaryDirectory(prefix="kgmem-bench-") as home:
         port = free_port()
         settings = Settings(
@@ -70,13 +71,21 @@ async def local_stack(heap: str = "2g", pagecache: str = "512m") -> AsyncIterato
             neo4j_timeout_s=120,
         )
         server = LocalServer(settings)
-        server.start()
+        info = server.start()
+        print(f"neo4j {info.neo4j_version} ready on {info.uri}", file=sys.stderr, flush=True)
         try:
-            async with Kgmem(settings) as km:
-                await km.init_schema()
-                yield km
+            yield settings
         finally:
             server.stop()
+
+
+@contextlib.asynccontextmanager
+async def local_stack(heap: str = "2g", pagecache: str = "512m") -> AsyncIterator[Kgmem]:
+    """``local_server`` plus a connected ``Kgmem`` with the schema applied."""
+    with local_server(heap, pagecache) as settings:
+        async with Kgmem(settings) as km:
+            await km.init_schema()
+            yield km
 
 
 def write_result(name: str, markdown: str, data: dict[str, Any]) -> Path:

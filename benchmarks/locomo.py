@@ -46,7 +46,6 @@ import os
 import shlex
 import statistics
 import sys
-import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -74,10 +73,9 @@ from benchmarks.baselines import (
     scored_questions,
     summary_row,
 )
-from benchmarks.harness import machine
+from benchmarks.harness import local_server, machine
 from kgmem.errors import InvalidInput
 from kgmem.graph import repository
-from kgmem.graph.launcher import LocalServer, free_port
 from kgmem.records import Turn
 from kgmem.service import Kgmem
 from kgmem.settings import Settings
@@ -710,29 +708,6 @@ def run(
     }
     write_result(result, Path(out_path))
     return result
-
-
-@contextlib.contextmanager
-def local_server(heap: str = "2g", pagecache: str = "512m") -> Iterator[Settings]:
-    """A private Neo4j + GDS on a free port with a temporary home and auth off; stopped after."""
-    with tempfile.TemporaryDirectory(prefix="kgmem-locomo-") as home:
-        port = free_port()
-        settings = Settings(
-            home=Path(home),
-            bolt_port=port,
-            neo4j_uri=f"bolt://127.0.0.1:{port}",
-            neo4j_auth=False,
-            neo4j_heap=heap,
-            neo4j_pagecache=pagecache,
-            neo4j_timeout_s=120.0,
-        )
-        server = LocalServer(settings)
-        info = server.start()
-        print(f"neo4j {info.neo4j_version} ready on {info.uri}", file=sys.stderr, flush=True)
-        try:
-            yield settings
-        finally:
-            server.stop()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

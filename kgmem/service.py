@@ -124,9 +124,11 @@ class Kgmem:
     async def status_history(
         self, memory_id: str, *, namespace: str | None = None
     ) -> list[dict[str, Any]]:
-        return await repository.get_status_history(
-            self.graph, namespace=self._ns(namespace), memory_id=check_text(memory_id, what="id")
+        mid = check_text(memory_id, what="id")
+        rows = await api_repository.find_status_changes(
+            self.graph, namespace=self._ns(namespace), ids=[mid]
         )
+        return [r["change"] for r in rows.get(mid, [])]
 
     async def set_status(
         self,

@@ -104,11 +104,6 @@ async def find_open_boxes(
     return rows[0]
 
 
-async def get_status_history(graph: GraphClient, *, namespace: str, memory_id: str) -> list[Row]:
-    rows = await graph.run("get_status_history", namespace=namespace, id=memory_id)
-    return [r["change"] for r in rows]
-
-
 async def set_memory_status(
     graph: GraphClient,
     *,
