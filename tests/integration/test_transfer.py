@@ -106,6 +106,22 @@ EDGE = json.dumps(
 )
 
 
+def _scoped(line: str, namespace: str) -> str:
+    """The record with its namespace and ids moved into the test's namespace.
+
+    Rewritten structurally, not by string replacement: a random namespace can itself contain
+    "m1" or "e1", and a textual replace would then corrupt the ids it just wrote.
+    """
+    record = json.loads(line)
+    if record["kind"] == "node":
+        record["props"]["namespace"] = namespace
+        record["props"]["id"] = f"{namespace}-{record['props']['id']}"
+    else:
+        for end in ("start", "end"):
+            record[end]["id"] = f"{namespace}-{record[end]['id']}"
+    return json.dumps(record)
+
+
 @pytest.mark.parametrize(
     ("lines", "end", "message"),
     [
@@ -319,9 +335,7 @@ def test_export_wipe_import_gives_back_the_same_graph(
 def test_identical_relationships_keep_their_count(
     km: Kgmem, arun: Any, namespace: str, tmp_path: Path
 ) -> None:
-    node = NODE.replace('"demo"', f'"{namespace}"').replace("m1", f"{namespace}-m")
-    other = NODE2.replace('"demo"', f'"{namespace}"').replace("e1", f"{namespace}-e")
-    edge = EDGE.replace("m1", f"{namespace}-m").replace("e1", f"{namespace}-e")
+    node, other, edge = (_scoped(line, namespace) for line in (NODE, NODE2, EDGE))
     path = _file(tmp_path, node, other, edge, edge, edge, end=(2, 3))
     first = arun(km.import_graph(path, batch_size=2))
     assert (first.nodes_created, first.edges_created) == (2, 3)
@@ -333,9 +347,9 @@ def test_identical_relationships_keep_their_count(
 def test_a_bad_line_anywhere_writes_nothing(
     km: Kgmem, arun: Any, namespace: str, tmp_path: Path
 ) -> None:
-    good = NODE.replace('"demo"', f'"{namespace}"').replace("m1", f"{namespace}-m")
+    good = _scoped(NODE, namespace)
     bad = good.replace('"Memory"', '"Robot"')
-    path = _file(tmp_path, good, good.replace("-m", "-m2"), bad, end=(3, 0))
+    path = _file(tmp_path, good, _scoped(NODE.replace("m1", "m2"), namespace), bad, end=(3, 0))
     with pytest.raises(InvalidInput, match=r"in\.jsonl:4: unknown node label 'Robot'"):
         arun(km.import_graph(path))
     assert arun(km.stats(namespace=namespace))["nodes"] == 0
@@ -344,10 +358,8 @@ def test_a_bad_line_anywhere_writes_nothing(
 def test_a_batch_that_cannot_land_whole_rolls_back_and_names_the_line(
     km: Kgmem, arun: Any, namespace: str, tmp_path: Path
 ) -> None:
-    node = NODE.replace('"demo"', f'"{namespace}"').replace("m1", f"{namespace}-m")
-    other = NODE2.replace('"demo"', f'"{namespace}"').replace("e1", f"{namespace}-e")
-    good = EDGE.replace("m1", f"{namespace}-m").replace("e1", f"{namespace}-e")
-    dangling = good.replace(f"{namespace}-e", f"{namespace}-nowhere")
+    node, other, good = (_scoped(line, namespace) for line in (NODE, NODE2, EDGE))
+    dangling = _scoped(EDGE.replace('"e1"', '"nowhere"'), namespace)
     path = _file(tmp_path, node, other, good, dangling, end=(2, 2))
     with pytest.raises(
         InvalidInput, match=r":5: MENTIONS from Memory .* an endpoint does not exist"
