@@ -22,7 +22,7 @@ from typing import Any
 
 from benchmarks.harness import LOCOMO, local_stack, write_result
 from kgmem.formats import read_locomo
-from kgmem.graph import repository
+from kgmem.graph import index_search, repository
 from kgmem.service import Kgmem
 
 STAGES = ("signal_scan", "spacy", "extract_local", "embed", "gate", "link", "neo4j_write")
@@ -114,7 +114,7 @@ async def gate_scale(km: Kgmem, sizes: list[int], texts: list[str]) -> list[dict
         times = []
         for _ in range(5):
             t0 = time.perf_counter()
-            await repository.search_memory_neighbours(km.graph, namespace=ns, items=items, k=10)
+            await index_search.search_memory_neighbours(km.graph, namespace=ns, items=items, k=10)
             times.append(time.perf_counter() - t0)
         times.sort()
         out.append(

@@ -1,7 +1,6 @@
-// Nearest memories to a query embedding within one namespace (overfetches $k from the index, then filters).
+// Nearest memories to a query embedding within one namespace. The index is shared by every namespace, so it reads $k rows and keeps this namespace's; `seen` tells the caller whether a wider read could find more.
 // params: $namespace, $embedding, $k, $limit
 CALL db.index.vector.queryNodes('memory_embedding', $k, $embedding) YIELD node, score
-WITH node, score WHERE node.namespace = $namespace
-RETURN node.id AS id, score
-ORDER BY score DESC
-LIMIT $limit
+WITH count(*) AS seen,
+     collect(CASE WHEN node.namespace = $namespace THEN {id: node.id, score: score} END) AS own
+RETURN seen, own[..$limit] AS hits

@@ -22,22 +22,6 @@ async def get_memory(graph: GraphClient, *, namespace: str, memory_id: str) -> R
     return rows[0] if rows else None
 
 
-async def search_memory_vector(
-    graph: GraphClient, *, namespace: str, embedding: list[float], k: int, limit: int
-) -> list[Row]:
-    return await graph.run(
-        "search_memory_vector", namespace=namespace, embedding=embedding, k=k, limit=limit
-    )
-
-
-async def search_memory_fulltext(
-    graph: GraphClient, *, namespace: str, query: str, k: int, limit: int
-) -> list[Row]:
-    return await graph.run(
-        "search_memory_fulltext", namespace=namespace, query=query, k=k, limit=limit
-    )
-
-
 async def get_server_info(graph: GraphClient) -> Row:
     rows = await graph.run("get_server_info")
     return rows[0]
@@ -69,14 +53,6 @@ async def find_pending_episodes(graph: GraphClient, *, namespace: str, limit: in
 async def get_pending_summary(graph: GraphClient, *, namespace: str) -> Row:
     rows = await graph.run("get_pending_summary", namespace=namespace)
     return rows[0]
-
-
-async def search_memory_neighbours(
-    graph: GraphClient, *, namespace: str, items: list[dict[str, Any]], k: int
-) -> list[Row]:
-    if not items:
-        return []
-    return await graph.run("search_memory_neighbours", namespace=namespace, items=items, k=k)
 
 
 async def find_entity_candidates(

@@ -26,6 +26,7 @@ from enum import StrEnum
 from kgmem.errors import InvalidInput
 from kgmem.ingest.contradiction import ContradictionCheck, detect_contradiction
 from kgmem.ingest.normalize import content_hash, normalize_name
+from kgmem.ingest.sameness import MIN_SHARED_WORDING, separate_occurrences, shared_wording
 from kgmem.ingest.synthesis import (
     MAX_SYNTHESIS_CHARS,
     content_stems,
@@ -46,6 +47,9 @@ UPDATE_SIM = 0.85
 # Contradictions are looked for from seed 002's PROXY_DEDUP_SIM (0.60), just above its reconcile
 # window's floor (0.55): related enough to be about the same thing, far below a duplicate.
 CONTRADICTION_SIM = 0.60
+# A synthesis states one fact with its details, not everything said about a subject: a merge
+# longer than this is stored beside its neighbour (ELABORATES) instead.
+MAX_MERGED_CHARS = 400
 _EPS = 1e-9  # a cosine of 0.95 computed as 0.9499999999 is still 0.95
 
 # Statuses a new fact can duplicate or contradict; superseded/merged/archived ones are history.
@@ -129,10 +133,15 @@ def decide(
     lead = lead_name(candidate.content)
     same = [n for n in live if _same_subject(subject, n, lead)]
     is_correction = candidate.category == Category.CORRECTION
+    names = subject | ({lead} if lead else set())
+    passed: list[str] = []  # near neighbours found to be other facts, for the reason
     for n in same:
         sim = _sim(n)
         if sim < CONTRADICTION_SIM - _EPS:
             break  # ranked by cosine: nothing further can contradict or duplicate
+        if not is_correction and separate_occurrences(candidate.content, n.content):
+            passed.append(f"{n.memory_id} is another dated occurrence")
+            continue  # two dated events: neither one told twice nor one contradicting the other
         conflict = detect_contradiction(
             candidate.content, n.content, new_is_correction=is_correction
         )
@@ -142,10 +151,17 @@ def decide(
             reason = f"cosine {_fmt(sim)} ≥ {REINFORCE_SIM} (semantic duplicate)"
             return GateDecision(GateAction.REINFORCE, n.memory_id, reason, sim)
         if sim >= UPDATE_SIM - _EPS:
+            shared = shared_wording(candidate.content, n.content, names)
+            if shared < MIN_SHARED_WORDING:
+                passed.append(f"{n.memory_id} shares {shared:.0%} of its wording")
+                continue  # another fact about the same subject (see sameness.py)
             return _update(candidate, n)
     if not same:
         return GateDecision(GateAction.CREATE, None, "no live neighbour on the same subject")
     best = _sim(same[0])
+    if passed:
+        reason = f"near neighbours state other facts ({'; '.join(passed)})"
+        return GateDecision(GateAction.CREATE, None, reason, best)
     reason = f"no near neighbour (best cosine {_fmt(best)} < {UPDATE_SIM}) and no contradiction"
     return GateDecision(GateAction.CREATE, None, reason, best)
 
@@ -157,7 +173,8 @@ def _update(candidate: ExtractedFact, n: Neighbour) -> GateDecision:
         reason = f"{window}, the new text adds nothing"
         return GateDecision(GateAction.REINFORCE, n.memory_id, reason, sim)
     merged = synthesize(n.content, candidate.content)
-    if n.immutable or not covers(merged, candidate.content):
+    too_long = len(merged) > MAX_MERGED_CHARS
+    if n.immutable or too_long or not covers(merged, candidate.content):
         why = "immutable memory is never rewritten" if n.immutable else "merge too long"
         reason = f"{window}, {why}: stored beside it"
         return GateDecision(

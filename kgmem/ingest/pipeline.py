@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from kgmem.errors import ConcurrentWrite, InvalidInput, KgmemError, LLMError
-from kgmem.graph import repository
+from kgmem.graph import index_search, repository
 from kgmem.graph.client import GraphClient, Row, Step
 from kgmem.ingest.boxes import BoxState, Trace
 from kgmem.ingest.buffer import DEFAULT_MAX_AGE, DEFAULT_MAX_TURNS
@@ -269,7 +269,7 @@ async def _gate_and_plan(
                 source=source or ("human" if first.role == "user" else "agent"),
             )
         )
-    rows = await repository.search_memory_neighbours(
+    rows = await index_search.search_memory_neighbours(
         ing.graph,
         namespace=ns,
         k=NEIGHBOURS_K,

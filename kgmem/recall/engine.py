@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from kgmem.errors import InvalidInput
-from kgmem.graph import repository
+from kgmem.graph import index_search, repository
 from kgmem.graph.client import GraphClient
 from kgmem.ingest.episodes import as_utc
 from kgmem.ingest.linking import content_words
@@ -180,7 +180,7 @@ async def recall(
     if "vector" in req.channels and should_expand(_cos(best)):  # seed 002 auto-expansion
         hyde = hyde_variants(req.query)
         vecs = await asyncio.to_thread(embedder.embed, hyde)
-        rows = await repository.search_memory_vector(
+        rows = await index_search.search_memory_vector(
             graph,
             namespace=req.namespace,
             embedding=centroid([qvec, *vecs]),
@@ -354,14 +354,14 @@ async def _channels(
     for i, (q, vec) in enumerate(zip(queries, vecs, strict=True)):
         tag = "" if i == 0 else f"#{i}"
         if "vector" in req.channels:
-            rows = await repository.search_memory_vector(
+            rows = await index_search.search_memory_vector(
                 graph, namespace=req.namespace, embedding=vec, k=k, limit=k
             )
             run.queries.append("search_memory_vector")
             _collect(ev, rankings, "vector" + tag, rows, "vector")
         lucene = to_lucene(q)
         if "fulltext" in req.channels and lucene:
-            rows = await repository.search_memory_fulltext(
+            rows = await index_search.search_memory_fulltext(
                 graph, namespace=req.namespace, query=lucene, k=k, limit=k
             )
             run.queries.append("search_memory_fulltext")

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from kgmem.errors import GraphUnavailable
-from kgmem.graph import repository
+from kgmem.graph import index_search, repository
 from kgmem.graph.client import GraphClient
 from kgmem.graph.launcher import free_port
 from kgmem.graph.schema import apply_schema
@@ -99,7 +99,7 @@ def test_vector_index_returns_true_nearest_neighbours(km: Kgmem, arun: Any, name
 
         truth = sorted(vectors, key=lambda t: -sim(t))
         rows = arun(
-            repository.search_memory_vector(
+            index_search.search_memory_vector(
                 km.graph, namespace=namespace, embedding=q, k=40, limit=3
             )
         )
@@ -117,11 +117,52 @@ def test_fulltext_ranks_planted_exact_match_first(km: Kgmem, arun: Any, namespac
         _store(km, arun, namespace, text, _unit([1.0] * 384))
     planted = _store(km, arun, namespace, "The quokka sanctuary opens at dawn.", _unit([1.0] * 384))
     rows = arun(
-        repository.search_memory_fulltext(
+        index_search.search_memory_fulltext(
             km.graph, namespace=namespace, query="quokka OR sanctuary", k=10, limit=5
         )
     )
     assert rows[0]["id"] == planted
+
+
+def test_a_crowded_shared_index_still_yields_the_namespaces_own_rows(
+    km: Kgmem, arun: Any, namespace: str
+) -> None:
+    # Another namespace holds 30 memories nearer to the query (and better BM25 matches) than
+    # ours; a window of 5 index rows would hold none of ours, so the search must widen.
+    crowd = f"{namespace}-crowd"
+    target = _unit([1.0] + [0.0] * 383)
+    for i in range(30):
+        near = _unit([1.0, 0.001 * (i + 1)] + [0.0] * 382)
+        _store(km, arun, crowd, f"quokka quokka quokka note {i}", near)
+    ours = {
+        _store(
+            km, arun, namespace, f"a quokka seen on day {i}", _unit([1.0, 0.5 + i] + [0.0] * 382)
+        )
+        for i in range(3)
+    }
+    vec = arun(
+        index_search.search_memory_vector(
+            km.graph, namespace=namespace, embedding=target, k=5, limit=3
+        )
+    )
+    assert {r["id"] for r in vec} == ours
+    text = arun(
+        index_search.search_memory_fulltext(
+            km.graph, namespace=namespace, query="quokka", k=5, limit=3
+        )
+    )
+    assert {r["id"] for r in text} == ours
+    rows = arun(
+        index_search.search_memory_neighbours(
+            km.graph,
+            namespace=namespace,
+            items=[{"key": 0, "hash": "none", "embedding": target}],
+            k=2,
+        )
+    )
+    assert len(rows[0]["neighbours"]) == 2
+    assert {n["id"] for n in rows[0]["neighbours"]} <= ours
+    arun(km.wipe_namespace(crowd))
 
 
 def test_personalized_pagerank_expected_top(km: Kgmem, arun: Any, namespace: str) -> None:

@@ -135,6 +135,35 @@ def test_preference_restated_in_other_words_reinforces() -> None:
     assert (d.action, d.target_id, d.contradiction) == (A.REINFORCE, "m1", False)
 
 
+def test_two_dated_occurrences_are_two_memories_however_close() -> None:
+    june = nb("m1", "Caroline went to a pride parade last week (week of 2023-06-19).", 0.97)
+    d = gate("Caroline went to a pride parade last Friday (2023-08-11).", [june])
+    assert (d.action, d.target_id, d.contradiction) == (A.CREATE, None, False)
+    assert "another dated occurrence" in d.reason
+
+
+def test_a_correction_of_a_date_is_still_weighed_against_the_old_date() -> None:
+    old = nb("m1", "Caroline's exam is on 2024-06-10.", 0.9)
+    d = gate("Actually, Caroline's exam is on 2024-06-12.", [old], category="correction")
+    assert d.target_id == "m1"
+
+
+def test_another_fact_about_the_same_subject_is_not_merged_into_it() -> None:
+    # all-MiniLM-L6-v2 puts these two at 0.85+; they share no word but the subject's name
+    d = gate("Caroline has got guts", [nb("m1", "Caroline has such a caring heart", 0.88)])
+    assert (d.action, d.target_id, d.merged_content) == (A.CREATE, None, None)
+    assert "shares 0% of its wording" in d.reason
+
+
+def test_a_merge_never_grows_past_one_fact() -> None:
+    long = "Caroline adopted a dog named Max; " + "; ".join(
+        f"Max likes toy number {i}" for i in range(30)
+    )
+    d = gate("Caroline adopted a dog named Max in 2021", [nb("m1", long, 0.9)])
+    assert (d.action, d.target_id, d.relation) == (A.CREATE, "m1", MemoryRelation.ELABORATES)
+    assert "merge too long" in d.reason
+
+
 def test_no_neighbours_creates() -> None:
     d = gate("Caroline adopted a dog", [])
     assert (d.action, d.target_id, d.similarity) == (A.CREATE, None, 0.0)

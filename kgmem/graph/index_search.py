@@ -1,0 +1,81 @@
+"""Namespace-scoped searches over the shared vector and fulltext indexes, widening as needed.
+
+Contract: each function returns up to ``limit`` (or ``k``) rows of *one* namespace, best first,
+exactly as if the namespace had an index of its own, as long as its rows are within the first
+``OVERFETCH_CAP`` of the shared index. Neo4j 5's index procedures have no filter, so a query reads
+the top ``k`` of every namespace and keeps its own; when a busy neighbour crowds a namespace out
+of that window (fewer own rows than asked for although the index had more to give), the search
+is run again over a window four times wider, up to the cap. A store with one namespace never
+pays for the second read. Rows are ``{"id", "score"}`` for recall and the gate's neighbour rows
+for the write path.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kgmem.graph.client import GraphClient, Row
+
+# Index rows read per search at most. Past it a namespace is a sliver of a huge shared index and
+# should get a database of its own; the search then returns what the window held.
+OVERFETCH_CAP = 10_000
+WIDEN = 4
+
+
+def _wider(k: int) -> int:
+    return min(k * WIDEN, OVERFETCH_CAP)
+
+
+def _short(found: int, wanted: int, seen: int, k: int) -> bool:
+    """True when a wider window could hold more of this namespace's rows."""
+    return found < wanted and seen >= k and k < OVERFETCH_CAP
+
+
+async def search_memory_vector(
+    graph: GraphClient, *, namespace: str, embedding: list[float], k: int, limit: int
+) -> list[Row]:
+    while True:
+        rows = await graph.run(
+            "search_memory_vector", namespace=namespace, embedding=embedding, k=k, limit=limit
+        )
+        row = rows[0]
+        if not _short(len(row["hits"]), limit, int(row["seen"]), k):
+            return list(row["hits"])
+        k = _wider(k)
+
+
+async def search_memory_fulltext(
+    graph: GraphClient, *, namespace: str, query: str, k: int, limit: int
+) -> list[Row]:
+    while True:
+        rows = await graph.run(
+            "search_memory_fulltext", namespace=namespace, query=query, k=k, limit=limit
+        )
+        row = rows[0]
+        if not _short(len(row["hits"]), limit, int(row["seen"]), k):
+            return list(row["hits"])
+        k = _wider(k)
+
+
+async def search_memory_neighbours(
+    graph: GraphClient, *, namespace: str, items: list[dict[str, Any]], k: int
+) -> list[Row]:
+    """Per item: its content-hash twins and its ``k`` nearest memories of the namespace."""
+    result: dict[Any, Row] = {}
+    window = k
+    todo = items
+    while todo:
+        rows = await graph.run(
+            "search_memory_neighbours", namespace=namespace, items=todo, k=window
+        )
+        short = set()
+        for row in rows:
+            result[row["key"]] = row
+            if _short(len(row["neighbours"]), k, int(row["seen"]), window):
+                short.add(row["key"])
+        todo = [it for it in todo if it["key"] in short]
+        window = _wider(window)
+    return [
+        {"key": r["key"], "hash_ids": r["hash_ids"], "neighbours": r["neighbours"][:k]}
+        for r in (result[it["key"]] for it in items if it["key"] in result)
+    ]
