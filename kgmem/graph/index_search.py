@@ -7,7 +7,7 @@ the top ``k`` of every namespace and keeps its own; when a busy neighbour crowds
 of that window (fewer own rows than asked for although the index had more to give), the search
 is run again over a window four times wider, up to the cap. A store with one namespace never
 pays for the second read. Rows are ``{"id", "score"}`` for recall and the gate's neighbour rows
-for the write path.
+for the write path; the episode channel reads episodes and returns the memories derived from them.
 """
 
 from __future__ import annotations
@@ -79,3 +79,17 @@ async def search_memory_neighbours(
         {"key": r["key"], "hash_ids": r["hash_ids"], "neighbours": r["neighbours"][:k]}
         for r in (result[it["key"]] for it in items if it["key"] in result)
     ]
+
+
+async def search_episode_memories(
+    graph: GraphClient, *, namespace: str, query: str, k: int, limit: int
+) -> list[Row]:
+    """Memories of the namespace derived from the episodes that best match ``query``."""
+    while True:
+        rows = await graph.run(
+            "search_episode_memories", namespace=namespace, query=query, k=k, limit=limit
+        )
+        row = rows[0]
+        if not _short(int(row["episodes"]), limit, int(row["seen"]), k):
+            return list(row["hits"])
+        k = _wider(k)

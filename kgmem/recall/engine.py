@@ -46,7 +46,7 @@ from kgmem.taxonomy import Category, Tier, parse_enum
 from kgmem.validation import check_limit, check_namespace, check_text
 
 MAX_QUERY_CHARS = 2048
-CHANNELS = ("vector", "fulltext", "entity", "activation")
+CHANNELS = ("vector", "fulltext", "episode", "entity", "activation")
 ACTIVATIONS = ("spreading", "pagerank")
 ACTIVATION_SEEDS = 10
 ACTIVATION_DECAY = 0.5  # activation halves per hop
@@ -314,6 +314,9 @@ def _collect(
     kind: str,
 ) -> None:
     ranking = []
+    # BM25 scores are comparable only within one index and query: a fulltext hit counts as its
+    # share of its own list's best, so memory text and episode text can share the bm25 factor.
+    best = max((float(r["score"]) for r in rows), default=0.0) or 1.0
     for i, row in enumerate(rows, start=1):
         e = ev.setdefault(row["id"], Evidence())
         score = float(row["score"])
@@ -321,7 +324,7 @@ def _collect(
         if kind == "vector":
             e.vector = max(e.vector or 0.0, score)
         elif kind == "fulltext":
-            e.bm25 = max(e.bm25 or 0.0, score)
+            e.bm25 = max(e.bm25 or 0.0, score / best)
         elif kind == "activation":
             e.activation = max(e.activation or 0.0, score)
         elif kind == "entity":
@@ -366,6 +369,12 @@ async def _channels(
             )
             run.queries.append("search_memory_fulltext")
             _collect(ev, rankings, "fulltext" + tag, rows, "fulltext")
+        if "episode" in req.channels and lucene:  # the turns' own words, before any rewrite
+            rows = await index_search.search_episode_memories(
+                graph, namespace=req.namespace, query=lucene, k=k, limit=k
+            )
+            run.queries.append("search_episode_memories")
+            _collect(ev, rankings, "episode" + tag, rows, "fulltext")
     if "entity" in req.channels and (names or to_lucene(req.query)):
         rows = await repository.search_entity_memories(
             graph,

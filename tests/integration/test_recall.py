@@ -230,3 +230,32 @@ def test_bad_recall_options_are_typed_errors(
 def test_bad_queries_are_typed_errors(km: Kgmem, arun: Any, namespace: str, query: str) -> None:
     with pytest.raises(InvalidInput):
         arun(km.recall(query, namespace=namespace))
+
+
+def test_episode_channel_finds_memories_through_their_turns_words(
+    km: Kgmem, arun: Any, namespace: str
+) -> None:
+    turn = Turn(
+        "I adopted a kitten from the Hayward shelter, the paperwork took forever.",
+        speaker="Eva",
+        at=T0,
+        turn_id="t-hayward",
+    )
+    arun(km.observe([turn], namespace=namespace, flush=True))
+    other = f"{namespace}-other"
+    arun(km.observe([turn], namespace=other, flush=True))
+    result = arun(
+        km.recall("Hayward paperwork", namespace=namespace, dry=True, channels=("episode",))
+    )
+    assert result.hits, "the turn's own words must find the memories derived from it"
+    for hit in result.hits:
+        assert "t-hayward" in hit.turn_ids
+        assert [c.channel for c in hit.channels] == ["episode"]
+    mine = {
+        row["id"]
+        for row in arun(
+            repository.find_memory_turns(km.graph, namespace=namespace, ids=_ids(result))
+        )
+    }
+    assert mine == set(_ids(result))  # nothing from the other namespace's identical turn
+    arun(km.wipe_namespace(other))
