@@ -1,5 +1,5 @@
-"""The Starlette app: ``create_app(settings)`` serves ``/graphql`` (+ GraphiQL), ``/healthz``,
-``/readyz`` and ``/metrics``.
+"""The Starlette app: ``create_app(settings)`` serves ``/graphql`` (+ GraphiQL), ``/xray``,
+``/healthz``, ``/readyz`` and ``/metrics``.
 
 The app's lifespan owns the service: it builds one :class:`~kgmem.service.Kgmem` (the Neo4j
 driver and the models) from the settings, connects it, loads the models in a worker thread in
@@ -8,8 +8,9 @@ beyond reading the API key file, and refuses a bad key configuration at once (``
 ``/graphql`` takes POSTs with an API key (see ``kgmem.api.auth``) and shows GraphiQL to a browser
 GET (add the key as a header in GraphiQL's headers pane). ``/healthz`` answers while the process
 runs; ``/readyz`` answers 200 only when Neo4j and GDS answer and both models are loaded or
-loadable (503 with the failing checks otherwise); ``/metrics`` is Prometheus text. Every error a
-caller sees is JSON with a code and a message, never a traceback.
+loadable (503 with the failing checks otherwise); ``/metrics`` is Prometheus text; ``/xray`` is
+the recall X-ray page (``kgmem.api.xray_page``: no data, no key to load, it calls ``/graphql``).
+Every error a caller sees is JSON with a code and a message, never a traceback.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from strawberry.asgi import GraphQL
 
+from kgmem.api import xray_page
 from kgmem.api.auth import ANONYMOUS_ADMIN, NOBODY, KeyRing, Principal, presented_key
 from kgmem.api.context import ApiContext
 from kgmem.api.limits import BodySizeLimit, describe
@@ -42,7 +44,7 @@ from kgmem.service import Kgmem
 from kgmem.settings import Settings
 
 log = logging.getLogger("kgmem.api")
-ROUTES = ("/graphql", "/healthz", "/readyz", "/metrics")
+ROUTES = ("/graphql", "/xray", "/healthz", "/readyz", "/metrics")
 RECONNECT_EVERY_S = 5.0
 
 
@@ -289,6 +291,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             Route("/healthz", healthz, methods=["GET"]),
             Route("/readyz", readyz, methods=["GET"]),
             Route("/metrics", metrics_endpoint, methods=["GET"]),
+            *xray_page.routes(),
         ],
         middleware=middleware,
         exception_handlers={Exception: _internal_error},
