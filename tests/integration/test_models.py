@@ -44,6 +44,25 @@ def test_embedder_batches_match_single_calls(embedder: Embedder) -> None:
     assert max(abs(x - y) for x, y in zip(batch[7], one, strict=True)) < 1e-4
 
 
+def test_int8_embedder_keeps_the_geometry(embedder: Embedder) -> None:
+    texts = [
+        "The cat sat on the mat.",
+        "A kitten was sitting on the rug.",
+        "Quarterly revenue grew by twelve percent.",
+    ]
+    int8 = Embedder(Settings(embed_int8=True))
+    a, b, c = int8.embed(texts)
+    assert len(a) == 384
+    assert math.isclose(sum(x * x for x in a), 1.0, rel_tol=1e-4)
+
+    def cos(u: list[float], v: list[float]) -> float:
+        return sum(x * y for x, y in zip(u, v, strict=True))
+
+    assert cos(a, b) > cos(a, c) + 0.2
+    fp32 = embedder.embed(texts)
+    assert all(cos(q, f) > 0.8 for q, f in zip((a, b, c), fp32, strict=True))
+
+
 def test_spacy_finds_person_and_org() -> None:
     mentions = Nlp(Settings()).entities("Satya Nadella said Microsoft will open an office in Oslo.")
     found = {(m.name, m.type) for m in mentions}
