@@ -511,8 +511,10 @@ MEMORY_REL_PRUNE_PRIORITY: dict[MemoryRelation, int | None] = {
 }
 
 # DESIGN §3's fixed, non-memory-to-memory relationship types (entity relations ride on RELATED).
+# SUBTOPIC_OF nests a topic in its parent (seed 002's topic tree): (child:Topic)->(parent:Topic).
+# DERIVED_FROM is provenance: a memory from its episodes, or a status snapshot from its notes.
 STRUCTURAL_REL_TYPES: frozenset[str] = frozenset(
-    {"DERIVED_FROM", "MENTIONS", "RELATED", "IN_BOX", "IN_TRACE", "IN_TOPIC"}
+    {"DERIVED_FROM", "MENTIONS", "RELATED", "IN_BOX", "IN_TRACE", "IN_TOPIC", "SUBTOPIC_OF"}
 )
 
 

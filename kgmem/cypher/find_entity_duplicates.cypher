@@ -6,7 +6,9 @@ WITH DISTINCT a, key
 MATCH (b:Entity {namespace: $namespace, normalized_name: key})
 WHERE b <> a
 RETURN DISTINCT
-       a {.id, .name, .normalized_name, .type, .aliases_norm, .mention_count, .created_at} AS a,
-       b {.id, .name, .normalized_name, .type, .aliases_norm, .mention_count, .created_at} AS b
+       a {.id, .name, .normalized_name, .type, .aliases_norm, .mention_count, .created_at,
+          .distinct_from} AS a,
+       b {.id, .name, .normalized_name, .type, .aliases_norm, .mention_count, .created_at,
+          .distinct_from} AS b
 ORDER BY a.id, b.id
 LIMIT $limit

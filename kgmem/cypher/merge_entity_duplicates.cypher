@@ -1,4 +1,4 @@
-// Merge fragmented entities reversibly: copy the loser's mentions and relations onto the canonical entity (tagged with the merge id), add its names as aliases, and retire it as a :MergedEntity linked by SAME_AS.
+// Merge fragmented entities (same name or alias, or close name embeddings) reversibly: copy the loser's mentions and relations onto the canonical entity (tagged with the merge id), add its names as aliases, and retire it as a :MergedEntity linked by SAME_AS.
 // params: $namespace, $merges, $now
 UNWIND $merges AS x
 MATCH (l:Entity {id: x.loser, namespace: $namespace})
@@ -35,7 +35,8 @@ WITH l, c, x, mentions, outgoing + incoming AS relations,
             CASE WHEN a IN acc OR a IN coalesce(c.aliases_norm, []) THEN acc ELSE acc + a END) AS norms
 WITH l, c, x, mentions, relations, names, norms, coalesce(c.aliases, []) + names AS all_names
 CREATE (l)-[s:SAME_AS {merge_id: x.merge_id, created_at: $now, reason: x.reason, actor: x.actor,
-                       confidence: 1.0, added_aliases: names, added_aliases_norm: norms,
+                       rule: coalesce(x.rule, 'name'), confidence: coalesce(x.confidence, 1.0),
+                       added_aliases: names, added_aliases_norm: norms,
                        added_mentions: mentions, copied_relations: relations}]->(c)
 SET c.aliases = all_names,
     c.aliases_norm = coalesce(c.aliases_norm, []) + norms,

@@ -200,6 +200,23 @@ async def find_entity_duplicates(graph: GraphClient, *, namespace: str, limit: i
     return await graph.run("find_entity_duplicates", namespace=namespace, limit=limit)
 
 
+async def project_entity_graph(graph: GraphClient, *, name: str, namespace: str) -> Row:
+    return (await graph.run("project_entity_graph", graph=name, namespace=namespace))[0]
+
+
+async def find_similar_entities(
+    graph: GraphClient, *, name: str, namespace: str, top_k: int, cutoff: float, limit: int
+) -> list[Row]:
+    return await graph.run(
+        "find_similar_entities",
+        graph=name,
+        namespace=namespace,
+        top_k=top_k,
+        cutoff=cutoff,
+        limit=limit,
+    )
+
+
 def merge_entity_duplicates(*, namespace: str, merges: list[dict[str, Any]], now: datetime) -> Step:
     return Step("merge_entity_duplicates", {"namespace": namespace, "merges": merges, "now": now})
 
@@ -248,6 +265,14 @@ async def find_topic_communities(graph: GraphClient, *, name: str, namespace: st
     return await graph.run("find_topic_communities", graph=name, namespace=namespace)
 
 
+async def find_topic_groups(
+    graph: GraphClient, *, name: str, namespace: str, resolution: float
+) -> list[Row]:
+    return await graph.run(
+        "find_topic_groups", graph=name, namespace=namespace, resolution=resolution
+    )
+
+
 async def find_topics(graph: GraphClient, *, namespaces: list[str], limit: int) -> list[Row]:
     return await graph.run("find_topics", namespaces=namespaces, limit=limit)
 
@@ -279,6 +304,69 @@ async def find_pagerank_scores(graph: GraphClient, *, name: str, namespace: str)
 
 def set_memory_centrality(*, namespace: str, scores: list[dict[str, Any]], now: datetime) -> Step:
     return Step("set_memory_centrality", {"namespace": namespace, "scores": scores, "now": now})
+
+
+# --- entity profiles and category summaries ------------------------------------------------------
+
+
+async def find_profile_sources(
+    graph: GraphClient, *, namespace: str, after: str, limit: int
+) -> list[Row]:
+    return await graph.run("find_profile_sources", namespace=namespace, after=after, limit=limit)
+
+
+async def find_profile_memories(
+    graph: GraphClient, *, namespace: str, ids: list[str], per_entity: int
+) -> list[Row]:
+    return await graph.run(
+        "find_profile_memories", namespace=namespace, ids=ids, per_entity=per_entity
+    )
+
+
+async def find_category_sources(graph: GraphClient, *, namespace: str) -> list[Row]:
+    return await graph.run("find_category_sources", namespace=namespace)
+
+
+async def find_category_memories(
+    graph: GraphClient, *, namespace: str, categories: list[str], per_category: int
+) -> list[Row]:
+    return await graph.run(
+        "find_category_memories",
+        namespace=namespace,
+        categories=categories,
+        per_category=per_category,
+    )
+
+
+def set_entity_profiles(*, namespace: str, profiles: list[dict[str, Any]], now: datetime) -> Step:
+    return Step("set_entity_profiles", {"namespace": namespace, "profiles": profiles, "now": now})
+
+
+def write_category_summaries(
+    *, namespace: str, create: list[dict[str, Any]], update: list[dict[str, Any]], now: datetime
+) -> Step:
+    return Step(
+        "write_category_summaries",
+        {"namespace": namespace, "create": create, "update": update, "now": now},
+    )
+
+
+# --- session distillation -----------------------------------------------------------------------
+
+
+async def find_session_notes(
+    graph: GraphClient, *, namespace: str, limit: int
+) -> list[dict[str, Any]]:
+    rows = await graph.run("find_session_notes", namespace=namespace, limit=limit)
+    return [r["memory"] for r in rows]
+
+
+def create_session_snapshots(
+    *, namespace: str, snapshots: list[dict[str, Any]], now: datetime
+) -> Step:
+    return Step(
+        "create_session_snapshots", {"namespace": namespace, "snapshots": snapshots, "now": now}
+    )
 
 
 # --- housekeeping and resume ---------------------------------------------------------------------

@@ -24,7 +24,8 @@ from kgmem.graph import lifecycle_repository as lrepo
 from kgmem.graph.client import GraphClient
 from kgmem.lifecycle import lease as leases
 from kgmem.lifecycle.context import StepContext, log
-from kgmem.lifecycle.graph_steps import run_centrality, run_entities, run_topics
+from kgmem.lifecycle.distill_steps import run_distillation
+from kgmem.lifecycle.graph_steps import run_centrality, run_entities
 from kgmem.lifecycle.memory_steps import (
     run_housekeeping,
     run_rehearsal,
@@ -34,6 +35,8 @@ from kgmem.lifecycle.memory_steps import (
 from kgmem.lifecycle.merge_steps import run_contradictions, run_redundancy
 from kgmem.lifecycle.policy import Caps, Policy, StepName, parse_caps, parse_steps
 from kgmem.lifecycle.report import ConsolidationReport, StepReport
+from kgmem.lifecycle.summary_steps import run_summaries
+from kgmem.lifecycle.topic_steps import run_topics
 from kgmem.ml.llm import LLMClient
 from kgmem.settings import Settings
 from kgmem.validation import check_namespace
@@ -47,7 +50,9 @@ RUNNERS: dict[StepName, Runner] = {
     StepName.CONTRADICTIONS: run_contradictions,
     StepName.REDUNDANCY: run_redundancy,
     StepName.ENTITIES: run_entities,
+    StepName.DISTILLATION: run_distillation,
     StepName.TOPICS: run_topics,
+    StepName.SUMMARIES: run_summaries,
     StepName.CENTRALITY: run_centrality,
     StepName.HOUSEKEEPING: run_housekeeping,
 }

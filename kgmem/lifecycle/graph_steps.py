@@ -1,12 +1,13 @@
-"""Runners for the steps that restructure and measure the graph: entities (merges, edge decay,
-relation pruning), topics and centrality.
+"""Runners for the steps that restructure and measure the graph: entities (merges by name and by
+name embedding, edge decay, relation pruning) and centrality (the topics runner is in
+:mod:`~kgmem.lifecycle.topic_steps`).
 
 Contract: like every runner, each one reads (GDS runs on a throw-away projection of the
-namespace, dropped afterwards), decides with the pure rules (:mod:`~kgmem.lifecycle.hygiene`,
-:mod:`~kgmem.lifecycle.topics`) and writes all it decided in one transaction. Entity merges are
-written reversibly and their ids reported for ``undo_entity_merge``. Louvain and PageRank run
-single-threaded (OpenGDS allows up to 4) so the same graph gives the same topics and scores,
-which is what makes a second run a no-op.
+namespace, dropped afterwards), decides with the pure rules (:mod:`~kgmem.lifecycle.hygiene`)
+and writes all it decided in one transaction. Entity merges are written reversibly and their ids
+reported for ``undo_entity_merge``. kNN and PageRank run single-threaded (OpenGDS allows up to 4)
+with fixed seeds, so the same graph gives the same pairs and scores, which is what makes a
+second run a no-op.
 """
 
 from __future__ import annotations
@@ -22,12 +23,13 @@ from kgmem.lifecycle.hygiene import (
     EdgeState,
     EntityRecord,
     LinkRow,
+    SimilarEntities,
     decay_edge,
     plan_entity_merges,
     prune_victims,
 )
 from kgmem.lifecycle.records import ACTOR
-from kgmem.lifecycle.topics import CommunityNode, diff_topics, plan_topics
+from kgmem.lifecycle.redundancy import cosine_from_gds, gds_cutoff
 from kgmem.taxonomy import MEMORY_REL_PRUNE_PRIORITY, MEMORY_REL_TYPE, MemoryRelation, parse_enum
 
 CENTRALITY_DIGITS = 6  # PageRank written rounded, so float noise is not a "change"
@@ -46,26 +48,62 @@ def _entity(row: dict[str, Any]) -> EntityRecord:
         aliases_norm=tuple(row.get("aliases_norm") or ()),
         mention_count=int(row.get("mention_count") or 0),
         created_at=as_utc(created) if created is not None else None,
+        distinct_from=tuple(str(x) for x in row.get("distinct_from") or ()),
     )
 
 
+async def _similar_entities(ctx: StepContext) -> list[SimilarEntities]:
+    """Entity pairs whose name embeddings are close: GDS kNN (topK bounded, one thread and a
+    fixed seed, so the same graph gives the same pairs) on a projection of the namespace's
+    embedded entities."""
+    p = ctx.policy
+    if p.entity_similarity >= 1.0:  # the embedding rule is off
+        return []
+    async with ctx.projection("entities") as name:
+        proj = await lrepo.project_entity_graph(ctx.graph, name=name, namespace=ctx.namespace)
+        nodes = int(proj["nodes"] or 0)  # null: no entity has an embedding, nothing projected
+        ctx.stat("entities_embedded", nodes)
+        if nodes < 2:
+            return []
+        rows = await lrepo.find_similar_entities(
+            ctx.graph,
+            name=name,
+            namespace=ctx.namespace,
+            top_k=min(p.entity_similarity_top_k, nodes - 1),
+            cutoff=gds_cutoff(p.entity_similarity),
+            limit=ctx.caps.entity_merges * 20,
+        )
+    return [
+        SimilarEntities(_entity(r["a"]), _entity(r["b"]), cosine_from_gds(float(r["similarity"])))
+        for r in rows
+    ]
+
+
 async def run_entities(ctx: StepContext) -> None:
-    """Seeds 000/004: merge fragmented entities (reversibly), decay unreinforced edges, prune
-    memory links above the relation cap."""
+    """Seeds 000/004: merge fragmented entities (reversibly) — same name or alias, or name
+    embeddings above the policy's threshold — decay unreinforced edges, prune memory links
+    above the relation cap."""
     p = ctx.policy
     dup_rows = await lrepo.find_entity_duplicates(
         ctx.graph, namespace=ctx.namespace, limit=ctx.caps.entity_merges * 20
     )
+    similar = await _similar_entities(ctx)
+    ctx.stat("similar_entity_pairs", len(similar))
     plan, due = plan_entity_merges(
-        [(_entity(r["a"]), _entity(r["b"])) for r in dup_rows], ctx.caps.entity_merges
+        [(_entity(r["a"]), _entity(r["b"])) for r in dup_rows],
+        ctx.caps.entity_merges,
+        similar,
+        p.entity_similarity,
     )
     ctx.report.capped = due > len(plan)
-    merges = [
+    merges: list[dict[str, Any]] = [
         {
             "merge_id": str(uuid.uuid4()),
             "canonical": m.canonical,
             "loser": m.loser,
             "reason": m.reason,
+            "rule": m.rule,
+            "confidence": m.similarity,
             "actor": ACTOR,
         }
         for m in plan
@@ -150,71 +188,14 @@ async def run_entities(ctx: StepContext) -> None:
     if merges:
         ctx.report.count("entities_merged", first_count(out[i], "merged", len(merges), ctx.dry_run))
         ctx.report.ids["entity_merges"] = [m["merge_id"] for m in merges]
+        for planned in plan:
+            ctx.stat(f"merged_by:{planned.rule}")
         i += 1
     if victims:
         ctx.report.count("links_pruned", first_count(out[i], "deleted", len(victims), ctx.dry_run))
 
 
-# --- topics and centrality ---------------------------------------------------------------------
-
-
-async def run_topics(ctx: StepContext) -> None:
-    """Seed 002's topic index: GDS Louvain over the memory–entity graph → named :Topic nodes with
-    member counts and IN_TOPIC edges; an unchanged graph leaves the topics untouched."""
-    desired = []
-    async with ctx.projection("topics") as name:
-        proj = await lrepo.project_topic_graph(ctx.graph, name=name, namespace=ctx.namespace)
-        ctx.stat("projected", int(proj["nodes"]))
-        if int(proj["relationships"]) > 0:
-            rows = await lrepo.find_topic_communities(ctx.graph, name=name, namespace=ctx.namespace)
-            nodes = [
-                CommunityNode(
-                    str(r["kind"]),
-                    str(r["id"]),
-                    str(r["text"] or ""),
-                    int(r["community"]),
-                    int(r["mentions"]),
-                )
-                for r in rows
-            ]
-            desired = plan_topics(ctx.namespace, nodes)
-    existing = await lrepo.find_topics(ctx.graph, namespaces=[ctx.namespace], limit=100_000)
-    diff = diff_topics(desired, {str(r["id"]): str(r["name"]) for r in existing})
-    ctx.stat("topics", len(desired))
-    if diff.empty:
-        return
-    create = [
-        {
-            "id": t.id,
-            "name": t.name,
-            "terms": list(t.terms),
-            "summary": t.summary,
-            "members": list(t.members),
-            "entities": list(t.entities),
-        }
-        for t in diff.create
-    ]
-    rename = [
-        {"id": t.id, "name": t.name, "terms": list(t.terms), "summary": t.summary}
-        for t in diff.rename
-    ]
-    out = await ctx.commit(
-        [
-            lrepo.write_topics(
-                namespace=ctx.namespace,
-                remove=diff.remove,
-                create=create,
-                rename=rename,
-                now=ctx.now,
-            )
-        ]
-    )
-    ctx.report.count("topics_created", first_count(out[0], "created", len(create), ctx.dry_run))
-    ctx.report.count(
-        "topics_removed", first_count(out[0], "removed", len(diff.remove), ctx.dry_run)
-    )
-    ctx.report.count("topics_renamed", first_count(out[0], "renamed", len(rename), ctx.dry_run))
-    ctx.report.ids["topics"] = [t.id for t in diff.create]
+# --- centrality ---------------------------------------------------------------------
 
 
 async def run_centrality(ctx: StepContext) -> None:

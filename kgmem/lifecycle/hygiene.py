@@ -6,7 +6,12 @@ Contract, pure over plain records:
   or alias (the write path's resolution rule), with compatible types (a person is never a place;
   organisation/product/concept/event/other are loose, as in ``ingest/entities``) — groups them,
   keeps the most mentioned (then oldest) as canonical and merges the rest into it, at most
-  ``cap`` per run. The runner records each merge reversibly (SAME_AS).
+  ``cap`` per run. Entities (or such name groups) whose *name embeddings* are above
+  ``threshold`` (kNN pairs, compatible types, the same numbers in both names — "iPhone 14" is
+  not "iPhone 15") merge too, without chaining: the best group leads and absorbs every group
+  directly similar to it, so each merged name is itself above the threshold to a name of the
+  entity it joins. Two entities an undone merge marked ``distinct_from`` each other never merge
+  again. The runner records each merge reversibly (SAME_AS).
 - ``decay_edge`` is seed 000's edge decay: once ``grace`` days have passed since an edge was
   created or last reinforced, its confidence drops linearly by ``per_window`` for every whole
   ``window`` days, never below ``floor`` (and an edge already below the floor is left alone).
@@ -21,6 +26,7 @@ Contract, pure over plain records:
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -46,6 +52,10 @@ class EntityRecord:
     aliases_norm: tuple[str, ...] = ()
     mention_count: int = 0
     created_at: datetime | None = None
+    distinct_from: tuple[str, ...] = ()  # entities an undone merge said this one is not
+
+    def apart(self, other: EntityRecord) -> bool:
+        return other.id in self.distinct_from or self.id in other.distinct_from
 
     @property
     def keys(self) -> frozenset[str]:
@@ -53,10 +63,28 @@ class EntityRecord:
 
 
 @dataclass(frozen=True)
+class SimilarEntities:
+    """Two entities whose name embeddings GDS kNN found close (cosine similarity)."""
+
+    a: EntityRecord
+    b: EntityRecord
+    similarity: float
+
+
+@dataclass(frozen=True)
 class EntityMerge:
     canonical: str
     loser: str
     reason: str
+    rule: str = "name"  # name | embedding
+    similarity: float = 1.0
+
+
+_NUMBER_RE = re.compile(r"\d+")
+
+
+def _numbers(name: str) -> frozenset[str]:
+    return frozenset(_NUMBER_RE.findall(name))
 
 
 def _canonical_key(e: EntityRecord) -> tuple[int, str, str]:
@@ -64,8 +92,21 @@ def _canonical_key(e: EntityRecord) -> tuple[int, str, str]:
     return (-e.mention_count, created, e.id)
 
 
+def embedding_match(s: SimilarEntities, threshold: float) -> bool:
+    """The embedding rule for one pair: above the threshold, compatible types, same numbers."""
+    return (
+        s.a.id != s.b.id
+        and s.similarity > threshold
+        and compatible_types(s.a.type, s.b.type)
+        and _numbers(s.a.name) == _numbers(s.b.name)
+    )
+
+
 def plan_entity_merges(
-    pairs: Iterable[tuple[EntityRecord, EntityRecord]], cap: int
+    pairs: Iterable[tuple[EntityRecord, EntityRecord]],
+    cap: int,
+    similar: Iterable[SimilarEntities] = (),
+    threshold: float = 1.0,
 ) -> tuple[list[EntityMerge], int]:
     """(the merges to make, how many duplicates there were before the cap)."""
     parent: dict[str, str] = {}
@@ -79,7 +120,7 @@ def plan_entity_merges(
         return x
 
     for a, b in pairs:
-        if a.id == b.id or not compatible_types(a.type, b.type):
+        if a.id == b.id or not compatible_types(a.type, b.type) or a.apart(b):
             continue
         if a.normalized_name not in b.keys and b.normalized_name not in a.keys:
             continue
@@ -87,20 +128,59 @@ def plan_entity_merges(
         ra, rb = find(a.id), find(b.id)
         if ra != rb:
             parent[max(ra, rb)] = min(ra, rb)
+    close = [s for s in similar if embedding_match(s, threshold) and not s.a.apart(s.b)]
+    for s in close:
+        by_id.setdefault(s.a.id, s.a)
+        by_id.setdefault(s.b.id, s.b)
     groups: dict[str, list[EntityRecord]] = {}
-    for eid in by_id:
+    for eid in sorted(by_id):
         groups.setdefault(find(eid), []).append(by_id[eid])
+    canonical = {root: min(group, key=_canonical_key) for root, group in groups.items()}
+    # embedding links between name groups, strongest similarity per pair of groups
+    links: dict[str, dict[str, float]] = {}
+    for s in close:
+        ra, rb = find(s.a.id), find(s.b.id)
+        if ra == rb:
+            continue
+        for x, y in ((ra, rb), (rb, ra)):
+            links.setdefault(x, {})[y] = max(links.get(x, {}).get(y, -1.0), s.similarity)
+    absorbed: dict[str, tuple[str, float]] = {}  # group root -> (leader root, similarity)
+    leaders: set[str] = set()
+    for root in sorted(groups, key=lambda r: _canonical_key(canonical[r])):
+        if root in absorbed:
+            continue
+        leaders.add(root)
+        near = sorted(links.get(root, {}).items(), key=lambda kv: (-kv[1], kv[0]))
+        for other, sim in near:
+            if other not in absorbed and other not in leaders:
+                absorbed[other] = (root, sim)
     merges: list[EntityMerge] = []
-    for _root, group in sorted(groups.items()):
-        canonical, *rest = sorted(group, key=_canonical_key)
-        for loser in sorted(rest, key=lambda e: e.id):
-            merges.append(
-                EntityMerge(
-                    canonical.id,
-                    loser.id,
-                    f"{loser.name!r} is {canonical.name!r} (same normalised name or alias)",
+    for leader in sorted(leaders):
+        head = canonical[leader]
+        for loser in sorted(groups[leader], key=lambda e: e.id):
+            if loser.id != head.id and not loser.apart(head):
+                merges.append(
+                    EntityMerge(
+                        head.id,
+                        loser.id,
+                        f"{loser.name!r} is {head.name!r} (same normalised name or alias)",
+                    )
                 )
-            )
+        joined = sorted((r for r, (lead, _) in absorbed.items() if lead == leader))
+        for root in joined:
+            sim = absorbed[root][1]
+            for loser in sorted(groups[root], key=lambda e: e.id):
+                if loser.apart(head):
+                    continue
+                merges.append(
+                    EntityMerge(
+                        head.id,
+                        loser.id,
+                        f"{loser.name!r} is {head.name!r} (name embeddings at cosine {sim:.3f})",
+                        "embedding",
+                        round(sim, 6),
+                    )
+                )
     return merges[:cap], len(merges)
 
 

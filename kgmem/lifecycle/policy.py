@@ -12,7 +12,13 @@ seed 004's dream-cycle order (rehearse before forgetting, forget before restruct
 every step that changes what another one reads placed before it — contradictions before
 redundancy (the older side is not merged), merges and the capacity trim before tiering (a theme
 memory or a merged entity is tiered in the same run), tiering before topics and centrality (which
-measure the live graph) — so one run reaches the state a second run leaves unchanged.
+measure the live graph) — so one run reaches the state a second run leaves unchanged. Session
+distillation runs after the merges (seed 002 distils before its merge pass; here a note merged
+away is not distilled) and before the trim, tiers, topics and centrality, so a new snapshot is
+trimmed, tiered, clustered and ranked in the run that wrote it. Summaries run after topics: they
+read the settled memberships — entities merged, memories merged, trimmed and tiered — and rank
+sentences by the centrality of the previous run; and before centrality, so a new category summary
+memory is ranked in the run that wrote it.
 """
 
 from __future__ import annotations
@@ -41,10 +47,12 @@ class StepName(StrEnum):
     STATE_TRANSITIONS = "state_transitions"  # seeds 000/003/004: decay chain, expiries, purge
     CONTRADICTIONS = "contradictions"  # seed 004: older side dormant; DEPENDS_ON cascade
     REDUNDANCY = "redundancy"  # seeds 001/004: near-duplicate merges, theme memories
-    ENTITIES = "entities"  # seeds 000/004: entity merges, edge decay, relation pruning
+    ENTITIES = "entities"  # seeds 000/004: entity merges (name, embedding), edge decay, pruning
+    DISTILLATION = "distillation"  # seed 002: 3+ session notes → a status snapshot
     HOUSEKEEPING = "housekeeping"  # seed 004: capacity trim
     TIERS = "tiers"  # seeds 001/002/004: promotion, demotion, the core gate, the hot tier
-    TOPICS = "topics"  # seed 002: community detection → named :Topic nodes
+    TOPICS = "topics"  # seed 002: community detection → a named :Topic tree
+    SUMMARIES = "summaries"  # seeds 000/001/004: entity profiles, category summaries (debounced)
     CENTRALITY = "centrality"  # seed 000: PageRank written back for ranking
 
 
@@ -84,8 +92,9 @@ class Caps:
     edges) one step changes in one run, and the page size of every scan. ``rehearsal`` is seed
     004's 50 rehearsals per cycle and ``redundancy`` its 50 comparisons per cycle (near-duplicate
     pairs considered). ``cascade`` bounds the memories one invalidation cascade flags,
-    ``entity_merges`` the entity merges. A step that hits its cap says so (``capped``); the next
-    run carries on where it stopped.
+    ``entity_merges`` the entity merges, ``summaries`` the entity profiles and category summaries
+    rebuilt, ``distillations`` the session snapshots written. A step that hits its cap says so
+    (``capped``); the next run carries on where it stopped.
     """
 
     batch: int = 500
@@ -93,6 +102,8 @@ class Caps:
     redundancy: int = 50
     cascade: int = 100
     entity_merges: int = 50
+    summaries: int = 50
+    distillations: int = 20
 
 
 def parse_caps(caps: object, base: Caps | None = None) -> Caps:
@@ -156,6 +167,21 @@ class Policy:
     theme_min_cluster: int = 5
     # DEPENDS_ON cascade depth (premise → conclusion → ...)
     cascade_depth: int = 3
+    # entity merges by name embedding (all-MiniLM-L6-v2): seed 004's "cosine > 0.9 is the same".
+    # Measured on name pairs: spellings of one entity score 0.90-0.96 (NYC ~ New York City 0.918,
+    # Mt. Everest 0.921, St. Petersburg 0.959), different ones at most 0.89 (John Smith ~ John
+    # Smith Jr. 0.891, North ~ South Korea 0.872; names differing in a number never merge). The
+    # write path matches at 0.93 against 3 neighbours; the job sees every pair. 1.0 = off.
+    entity_similarity: float = 0.9
+    entity_similarity_top_k: int = 10
+    # entity profiles for entities with >= 3 active memories (seed 004's convergent evidence: 3
+    # memories sharing an entity make it semantic knowledge); category summaries once a category
+    # holds 10+ active memories (seed 004's category summary trigger)
+    profile_min_memories: int = 3
+    category_summary_min: int = 10
+    # the topic tree's parent level: the same modularity objective as the leaves at a quarter of
+    # their resolution (Leiden γ = 0.25 vs Louvain's 1.0), so only well-linked leaves group
+    topic_parent_resolution: float = 0.25
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Policy:
@@ -171,6 +197,7 @@ class Policy:
             edge_decay_window_days=settings.edge_decay_window_days,
             edge_decay_per_window=settings.edge_decay_per_window,
             edge_decay_floor=settings.edge_decay_floor,
+            entity_similarity=settings.entity_merge_similarity,
         )
 
     @property

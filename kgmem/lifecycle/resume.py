@@ -6,7 +6,8 @@ as recall does) and returns a :class:`ResumeContext` with four sections in seed 
 format — Core (live core-tier memories, full text, by seed 002's ``memory_weight``), Recent
 (non-core memories created or changed in the last ``recent_hours``, newest first), Topics (the
 consolidation job's topics with member counts, largest first, plus memory counts by tier) and
-Triggers (``trigger:*`` tags by use). ``render`` is pure: each section gets a share of the
+Triggers (``trigger:*`` tags by use); topics show as a tree, subtopics indented under their parent
+topic and shown only with it. ``render`` is pure: each section gets a share of the
 budget (seed 002's ~2k / ~1k / ~400 / ~150 tokens, scaled), unused share flows to the next, an
 item is shown whole or not at all, and the text never exceeds the budget at seed-style
 approximate tokens (characters / 4, rounded up per line).
@@ -103,6 +104,45 @@ def _section(
     return shown, spent
 
 
+def topic_tree(topics: Sequence[Mapping[str, Any]]) -> list[tuple[int, Mapping[str, Any]]]:
+    """(depth, topic) in display order: each top-level topic (largest first, as given) followed by
+    its subtopics; a topic whose parent is not among ``topics`` is shown at the top level."""
+    ids = {t["id"] for t in topics}
+    children: dict[Any, list[Mapping[str, Any]]] = {}
+    roots = []
+    for t in topics:
+        parent = t.get("parent")
+        if parent is not None and parent in ids:
+            children.setdefault(parent, []).append(t)
+        else:
+            roots.append(t)
+    order: list[tuple[int, Mapping[str, Any]]] = []
+    for root in roots:
+        order.append((0, root))
+        order.extend((1, c) for c in children.get(root["id"], []))
+    return order
+
+
+def _topic_section(
+    w: _Writer, header: str, topics: Sequence[Mapping[str, Any]], allowance: int
+) -> tuple[list[dict[str, Any]], int]:
+    """Seed 002's topic index as a tree (subtopics indented under their parent, shown only with
+    it), numbered kb1, kb2, ... in tree order; whole lines only, within the allowance."""
+    shown: list[dict[str, Any]] = []
+    shown_ids: set[Any] = set()
+    spent = 0
+    for i, (depth, t) in enumerate(topic_tree(topics)):
+        if depth and t.get("parent") not in shown_ids:
+            continue
+        line = "  " * depth + f'kb{i + 1}: "{t["name"]}" [{t["members"]}]'
+        first = [header] if not shown else []
+        if w.fits([*first, line], allowance - spent):
+            spent += w.add([*first, line])
+            shown.append(dict(t))
+            shown_ids.add(t["id"])
+    return shown, spent
+
+
 def render(
     core: Sequence[Mapping[str, Any]],
     recent: Sequence[Mapping[str, Any]],
@@ -133,11 +173,8 @@ def render(
     )
     carry = shares["recent"] + carry - spent
     counts = ", ".join(f"{t.capitalize()}: {tiers[t]}" for t in TIER_ORDER if tiers.get(t))
-    topic_lines = [
-        (str(i), f'kb{i + 1}: "{t["name"]}" [{t["members"]}]') for i, t in enumerate(topics)
-    ]
-    shown_topics, spent = _section(
-        w, f"=== Topics ({counts or 'none'}) ===", topic_lines, shares["topics"] + carry
+    shown_topics, spent = _topic_section(
+        w, f"=== Topics ({counts or 'none'}) ===", topics, shares["topics"] + carry
     )
     carry = shares["topics"] + carry - spent
     allowance = shares["triggers"] + carry
@@ -150,8 +187,7 @@ def render(
             shown_triggers.append(name)
     if shown_triggers:
         w.add(["Triggers: " + ", ".join(shown_triggers)])
-    topic_rows = [dict(topics[int(i)]) for i in shown_topics]
-    return "\n".join(w.lines), core_ids, recent_ids, topic_rows, shown_triggers
+    return "\n".join(w.lines), core_ids, recent_ids, shown_topics, shown_triggers
 
 
 async def resume(

@@ -1,12 +1,17 @@
-"""The topics step's rules: communities of the memory–entity graph → named topics.
+"""The topics step's rules: communities of the memory–entity graph → a named topic tree.
 
 Contract, pure: ``plan_topics`` takes every node of the namespace's memory–entity projection with
 the community GDS Louvain put it in, keeps the communities holding at least ``min_members``
 memories (the largest ``max_topics`` of them; seed 002 keeps a budget of 256 leaves) and names
 each by its top terms: the names of its most mentioned entities, then its most frequent content
-words (seed 002 names topics with the LLM; this is the local naming). A topic's id is derived
-from its namespace and member ids, so the same community is the same topic on every run and
-``diff_topics`` can tell a rebuild that changes nothing (a second run) from one that does.
+words (the local naming; the runner asks an LLM for new topics' names when one is configured).
+``plan_parents`` builds the level above: the same graph partitioned at a coarser resolution
+(Leiden, lower γ) puts each leaf under the coarse community holding most of its memories; a
+coarse community over two or more leaves — but not over every leaf, which would say nothing — is
+a parent topic that contains them (seed 002's topic tree, two levels). A topic's id is derived
+from its namespace and member ids (a parent's from its children's ids), so the same community is
+the same topic on every run and ``diff_topics`` can tell a rebuild that changes nothing (a second
+run) from one that does; a name the LLM gave is kept (``keep``) while the topic lives.
 """
 
 from __future__ import annotations
@@ -38,8 +43,10 @@ class TopicPlan:
     id: str
     name: str
     terms: tuple[str, ...]
-    members: tuple[str, ...]  # memory ids, sorted
+    members: tuple[str, ...]  # memory ids, sorted (a parent: every memory of its children)
     entities: tuple[str, ...]  # entity ids, sorted
+    children: tuple[str, ...] = ()  # a parent's child topic ids, sorted
+    level: int = 0  # 0 = a leaf (memories are IN_TOPIC of it), 1 = a parent
 
     @property
     def size(self) -> int:
@@ -121,11 +128,60 @@ class TopicDiff:
         return not (self.create or self.remove or self.rename)
 
 
-def diff_topics(desired: Sequence[TopicPlan], existing: Mapping[str, str]) -> TopicDiff:
-    """What turns the stored topics (id → name) into ``desired``."""
+def diff_topics(
+    desired: Sequence[TopicPlan], existing: Mapping[str, str], keep: frozenset[str] = frozenset()
+) -> TopicDiff:
+    """What turns the stored topics (id → name) into ``desired``; topics in ``keep`` keep their
+    stored name."""
     want = {p.id: p for p in desired}
     return TopicDiff(
         create=[p for p in desired if p.id not in existing],
         remove=sorted(tid for tid in existing if tid not in want),
-        rename=[p for p in desired if p.id in existing and existing[p.id] != p.name],
+        rename=[
+            p for p in desired if p.id in existing and p.id not in keep and existing[p.id] != p.name
+        ],
     )
+
+
+def plan_parents(
+    namespace: str,
+    leaves: Sequence[TopicPlan],
+    nodes: Iterable[CommunityNode],
+    coarse: Mapping[str, int],
+) -> list[TopicPlan]:
+    """Parent topics over ``leaves`` from ``coarse`` (memory id → coarse community)."""
+    by_parent: dict[int, list[TopicPlan]] = {}
+    for leaf in leaves:
+        votes = Counter(coarse[m] for m in leaf.members if m in coarse)
+        if votes:
+            best = min(votes, key=lambda c: (-votes[c], c))
+            by_parent.setdefault(best, []).append(leaf)
+    text = {n.id: n for n in nodes}
+    parents: list[TopicPlan] = []
+    for children in by_parent.values():
+        if len(children) < 2 or len(children) == len(leaves):
+            continue
+        kids = tuple(sorted(c.id for c in children))
+        ents = sorted({e for c in children for e in c.entities})
+        members = tuple(sorted({m for c in children for m in c.members}))
+        terms = tuple(
+            top_terms(
+                [text[e] for e in ents if e in text],
+                [text[m].text for m in members if m in text],
+                NAME_TERMS,
+            )
+        )
+        digest = hashlib.sha1("\n".join([namespace, "parent", *kids]).encode()).hexdigest()
+        parents.append(
+            TopicPlan(
+                f"topic-{digest[:20]}",
+                ", ".join(terms) or "misc",
+                terms,
+                members,
+                tuple(ents),
+                kids,
+                1,
+            )
+        )
+    parents.sort(key=lambda p: (-p.size, p.name, p.id))
+    return parents

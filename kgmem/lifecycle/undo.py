@@ -6,7 +6,9 @@ memory gets back the status, tier, freeze time, modification time and lifecycle 
 on its MERGED_INTO edge (an audit record notes the undo), the edges go, and a theme memory the
 merge created is deleted. ``undo_entity_merge`` reverses one entity merge named by its merge id
 or the merged entity's id: the mentions and relations it copied onto the canonical entity are
-deleted, the names it added are taken back and the merged entity is an ``:Entity`` again. A key
+deleted, the names it added are taken back and the merged entity is an ``:Entity`` again —
+and the two are remembered as distinct (``distinct_from``), so a later run does not redo the
+merge the caller took back. A key
 that names no merge raises ``NotFound``; each undo is one transaction.
 """
 

@@ -869,7 +869,7 @@ def test_lifecycle_a_full_run_then_a_second_run_changes_nothing(
     first = run(km, arun, ns)
     assert [s.name for s in first.steps] == [
         "rehearsal", "state_transitions", "contradictions", "redundancy", "entities",
-        "housekeeping", "tiers", "topics", "centrality",
+        "distillation", "housekeeping", "tiers", "topics", "summaries", "centrality",
     ]  # fmt: skip
     assert first.changed > 0 and first.epoch == 1
     assert mem(km, arun, ns, ids["stale"])["status"] == "stale"

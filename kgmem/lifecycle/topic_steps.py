@@ -1,0 +1,139 @@
+"""Runner for the topics step: seed 002's topic tree, named locally or by an LLM.
+
+Contract: like every runner, it reads (GDS on a throw-away projection of the namespace's
+memory–entity graph, dropped afterwards), decides with the pure rules
+(:mod:`~kgmem.lifecycle.topics`, :mod:`~kgmem.lifecycle.topic_names`) and writes all it decided
+in one transaction. Louvain gives the leaf topics, Leiden at the policy's coarser resolution the
+parent level; both run single-threaded with a fixed seed, so the same graph gives the same tree
+and a second run changes nothing. New topics are named by the LLM when one is configured (seed
+002: batches of 30), by their top terms otherwise or when the LLM fails; an LLM name is kept for
+as long as the topic exists. A dry run never asks the LLM (names do not change what it reports).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from kgmem.errors import LLMError
+from kgmem.graph import lifecycle_repository as lrepo
+from kgmem.lifecycle.context import StepContext, first_count, log
+from kgmem.lifecycle.topic_names import (
+    NAMING_SCHEMA,
+    NAMING_SYSTEM,
+    naming_batches,
+    naming_prompt,
+    parse_llm_names,
+)
+from kgmem.lifecycle.topics import (
+    CommunityNode,
+    TopicPlan,
+    diff_topics,
+    plan_parents,
+    plan_topics,
+)
+
+
+async def _topic_names(
+    ctx: StepContext, todo: Sequence[TopicPlan], texts: Mapping[str, str]
+) -> dict[str, str]:
+    """LLM names for new topics (seed 002: batches of 30), topic id → name; a topic the LLM gave
+    no usable name keeps its local one, and after a failure the rest of the run stays local."""
+    if ctx.llm is None or ctx.dry_run or not todo:
+        return {}
+    local = {t.id: t.name for t in todo}
+    named: dict[str, str] = {}
+    for batch in naming_batches(todo):
+        try:
+            result = await ctx.llm.complete_json(
+                NAMING_SYSTEM, naming_prompt(batch, texts, local), NAMING_SCHEMA, "topic_names"
+            )
+        except LLMError as exc:  # the local names stand (seed 002: the LLM is optional)
+            log.warning("topic naming LLM failed, keeping the local names: %s", exc)
+            ctx.stat("naming_llm_failed")
+            return named
+        ctx.stat("naming_llm_calls")
+        for t, name in zip(batch, parse_llm_names(result.data, len(batch)), strict=True):
+            if name is None:
+                ctx.stat("naming_llm_rejected")
+            else:
+                named[t.id] = name
+    return named
+
+
+async def run_topics(ctx: StepContext) -> None:
+    """Seed 002's topic index as a tree: GDS Louvain over the memory–entity graph gives the leaf
+    topics (IN_TOPIC edges, member counts), Leiden at a coarser resolution groups them under
+    parent topics (SUBTOPIC_OF); new topics are named by an LLM when one is configured, by their
+    top terms otherwise; an unchanged graph leaves the topics untouched."""
+    desired: list[TopicPlan] = []
+    nodes: list[CommunityNode] = []
+    async with ctx.projection("topics") as name:
+        proj = await lrepo.project_topic_graph(ctx.graph, name=name, namespace=ctx.namespace)
+        ctx.stat("projected", int(proj["nodes"]))
+        if int(proj["relationships"]) > 0:
+            rows = await lrepo.find_topic_communities(ctx.graph, name=name, namespace=ctx.namespace)
+            nodes = [
+                CommunityNode(
+                    str(r["kind"]),
+                    str(r["id"]),
+                    str(r["text"] or ""),
+                    int(r["community"]),
+                    int(r["mentions"]),
+                )
+                for r in rows
+            ]
+            desired = plan_topics(ctx.namespace, nodes)
+            if len(desired) >= 3:  # a tree needs leaves to group, and more than one group
+                groups = await lrepo.find_topic_groups(
+                    ctx.graph,
+                    name=name,
+                    namespace=ctx.namespace,
+                    resolution=ctx.policy.topic_parent_resolution,
+                )
+                coarse = {str(r["id"]): int(r["community"]) for r in groups}
+                desired += plan_parents(ctx.namespace, desired, nodes, coarse)
+    existing = await lrepo.find_topics(ctx.graph, namespaces=[ctx.namespace], limit=100_000)
+    keep = frozenset(str(r["id"]) for r in existing if r["name_method"] == "llm")
+    diff = diff_topics(desired, {str(r["id"]): str(r["name"]) for r in existing}, keep)
+    ctx.stat("topics", sum(1 for t in desired if t.level == 0))
+    ctx.stat("parent_topics", sum(1 for t in desired if t.level > 0))
+    if diff.empty:
+        return
+    texts = {n.id: n.text for n in nodes if n.kind == "memory"}
+    llm_names = await _topic_names(ctx, diff.create, texts)
+    create = [
+        {
+            "id": t.id,
+            "name": llm_names.get(t.id, t.name),
+            "name_method": "llm" if t.id in llm_names else "local",
+            "terms": list(t.terms),
+            "summary": t.summary,
+            "members": list(t.members),
+            "entities": list(t.entities),
+            "children": list(t.children),
+            "level": t.level,
+            "method": "leiden" if t.level else "louvain",
+        }
+        for t in diff.create
+    ]
+    rename = [
+        {"id": t.id, "name": t.name, "terms": list(t.terms), "summary": t.summary}
+        for t in diff.rename
+    ]
+    out = await ctx.commit(
+        [
+            lrepo.write_topics(
+                namespace=ctx.namespace,
+                remove=diff.remove,
+                create=create,
+                rename=rename,
+                now=ctx.now,
+            )
+        ]
+    )
+    ctx.report.count("topics_created", first_count(out[0], "created", len(create), ctx.dry_run))
+    ctx.report.count(
+        "topics_removed", first_count(out[0], "removed", len(diff.remove), ctx.dry_run)
+    )
+    ctx.report.count("topics_renamed", first_count(out[0], "renamed", len(rename), ctx.dry_run))
+    ctx.report.ids["topics"] = [t.id for t in diff.create]
