@@ -101,7 +101,7 @@ public final class Launcher {
       return;
     }
     if (browserPort > 0) {
-      serveBrowser(browserPort, bolt);
+      serveBrowser(browserPort, bolt, auth);
     }
     String uri = "bolt://" + bolt;
     String line = "KGMEM_NEO4J_READY " + uri + " neo4j=" + neo4jVersion + " gds=" + gdsVersion;
@@ -139,7 +139,7 @@ public final class Launcher {
   }
 
   /** Serves the Neo4j Browser's static files (from the neo4j-browser jar) on loopback. */
-  private static void serveBrowser(int port, String bolt) throws IOException {
+  private static void serveBrowser(int port, String bolt, boolean auth) throws IOException {
     HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
     ClassLoader loader = Launcher.class.getClassLoader();
     server.createContext("/", exchange -> {
@@ -169,7 +169,7 @@ public final class Launcher {
     });
     server.start();
     System.out.println("KGMEM_BROWSER http://127.0.0.1:" + port
-        + "/?dbms=bolt://" + bolt + "&preselectAuthMethod=NO_AUTH");
+        + "/?dbms=bolt://" + bolt + (auth ? "" : "&preselectAuthMethod=NO_AUTH"));
   }
 
   private static String contentType(String path) {
