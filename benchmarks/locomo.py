@@ -216,6 +216,7 @@ class IngestResult:
     timings: dict[str, float]
     skipped_turns: int
     covered_turns: int = 0  # turns at least one memory derives from
+    reused: bool = False  # the namespace was ingested by an earlier run (--reuse)
 
 
 class _Bar:
@@ -426,8 +427,13 @@ async def evaluate(
     keep: bool = False,
     touch: bool = False,
     profile: str | None = None,
+    reuse: str | None = None,
 ) -> dict[str, Any]:
     """Ingest, recall and score every sample; returns the JSON-ready result (no file I/O).
+
+    With ``reuse`` a sample's namespace is ``<reuse>-<sample id>``: one that already holds
+    memories is scored as it is (no ingest; kept), one that does not is ingested and kept, so
+    ranking experiments and ablations need not re-ingest.
 
     Recall runs with ``dry=True`` when the engine takes it and ``touch`` is false, so that no
     question's recall changes the memory state (access counts, stability, co-activation) that
@@ -462,9 +468,22 @@ async def evaluate(
     for sample in samples:
         questions = scored_questions(sample, limit_questions)
         n_questions += len(questions)
-        namespace = f"locomo-{sample.sample_id}-{uuid.uuid4().hex[:8]}"
+        namespace = (
+            f"{reuse}-{sample.sample_id}"
+            if reuse
+            else f"locomo-{sample.sample_id}-{uuid.uuid4().hex[:8]}"
+        )
         try:
-            ingested = await ingest(km, sample, namespace, progress)
+            held = 0
+            if reuse:
+                held = int((await km.stats(namespace=namespace))["labels"].get("Memory", 0))
+            if held:
+                ingested = IngestResult(
+                    sample.sample_id, namespace, len(sample.sessions), len(sample.turns),
+                    0, held, 0.0, {}, 0, reused=True,
+                )  # fmt: skip
+            else:
+                ingested = await ingest(km, sample, namespace, progress)
             covered = await provenance_turns(km, namespace)
             ingested.covered_turns = len(covered & {t.dia_id for t in sample.turns})
             ingests.append(ingested)
@@ -475,7 +494,7 @@ async def evaluate(
                 km, sample, questions, namespace, configs, recall_limit, progress, options
             )
         finally:
-            if not keep:
+            if not keep and not reuse:
                 await km.wipe_namespace(namespace)
         docs = {t.dia_id: t.document for t in sample.turns}
         rankings = await asyncio.to_thread(baseline_rankings, sample, questions, km.embedder)
@@ -624,7 +643,7 @@ def render_markdown(result: Mapping[str, Any]) -> str:
         lines.append(
             f"| {i['sample_id']} | {i['sessions']} | {i['turns']} | {i['episodes']} | "
             f"{i['memories']} | {i['skipped_turns']} | {i.get('covered_turns', 0)} | "
-            f"{i['seconds']} |"
+            f"{'reused' if i.get('reused') else i['seconds']} |"
         )
     lines.append("")
     stages: dict[str, float] = {}
@@ -668,6 +687,7 @@ def run(
     captions: bool = True,
     touch: bool = False,
     profile: str | None = None,
+    reuse: str | None = None,
 ) -> dict[str, Any]:
     """Run the benchmark against the Neo4j of ``settings`` (schema applied) and write the result."""
     samples = load_locomo(data_path, conversations=conversations, captions=captions)
@@ -688,6 +708,7 @@ def run(
                     keep=keep,
                     touch=touch,
                     profile=profile,
+                    reuse=reuse,
                 )
             result["server"] = server
             return result
@@ -727,6 +748,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--uri", default=None, help="use this Neo4j instead of a private one")
     parser.add_argument("--keep", action="store_true", help="keep the benchmark namespaces")
+    parser.add_argument(
+        "--reuse",
+        default=None,
+        metavar="PREFIX",
+        help="score namespaces PREFIX-<sample id> as they are (ingest only missing ones; kept)",
+    )
     parser.add_argument("--profile", default=None, help="recall ranking profile (default balanced)")
     parser.add_argument("--no-captions", action="store_true", help="leave photo captions out")
     parser.add_argument(
@@ -745,6 +772,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "captions": not args.no_captions,
         "touch": args.touch,
         "profile": args.profile,
+        "reuse": args.reuse,
     }
     if args.uri:
         result = run(Settings(neo4j_uri=args.uri), args.out, **kwargs)
