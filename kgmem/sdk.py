@@ -104,7 +104,7 @@ mutation Observe($turns: [TurnInput!]!, $flush: Boolean!, $strategy: String, $na
   observe(turns: $turns, flush: $flush, strategy: $strategy, namespace: $namespace) {{
     __typename
     ... on ObserveOk {{
-      episodeIds newEpisodes trigger extractedEpisodes skippedTurns engine
+      episodeIds newEpisodes trigger extractedEpisodes skippedTurns engine conflicts deferred
       receipts {{ {_RECEIPT} }}
     }}
     {_REJECTED_FIELDS}
@@ -264,6 +264,8 @@ class KgmemClient:
                 episodes=r["extractedEpisodes"],
                 skipped_turns=r["skippedTurns"],
                 engine=r["engine"],
+                conflicts=r["conflicts"],
+                deferred=r["deferred"],
             )
         return ObserveReport(
             episode_ids=tuple(r["episodeIds"]),

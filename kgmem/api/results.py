@@ -112,6 +112,12 @@ class ObserveOk:
     skipped_turns: int
     engine: str | None
     receipts: list[Receipt]
+    conflicts: int = strawberry.field(
+        description="Batches another writer extracted first (their memories stand)."
+    )
+    deferred: bool = strawberry.field(
+        description="Extraction stopped early under contention; the turns are stored and pending."
+    )
 
     @classmethod
     def of(cls, r: ObserveReport) -> ObserveOk:
@@ -124,6 +130,8 @@ class ObserveOk:
             skipped_turns=x.skipped_turns if x else 0,
             engine=x.engine if x else None,
             receipts=[Receipt.of(w) for w in x.receipts] if x else [],
+            conflicts=x.conflicts if x else 0,
+            deferred=x.deferred if x else False,
         )
 
 

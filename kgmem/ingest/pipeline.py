@@ -48,6 +48,10 @@ from kgmem.validation import check_namespace
 log = logging.getLogger("kgmem.ingest")
 NEIGHBOURS_K = 10
 BATCH_EPISODES = 64  # episodes per extraction transaction
+# Concurrent extractors of one namespace read the same pending batch; the first commit wins and
+# the others roll back (the claim check). A loser re-reads what is still pending, so each retry
+# follows someone's progress; past this many it leaves the rest to the writer that is winning.
+MAX_CONFLICTS = 8
 SOFT_FILTERS = frozenset({"low_density"})
 AUTO_LLM_BELOW = 0.40  # llm_level=auto: ask the LLM when local facts are speculative (seed 000)
 
@@ -70,6 +74,9 @@ class ExtractionReport:
     skipped_turns: int = 0
     engine: str = "local"
     timings: dict[str, float] = field(default_factory=dict)
+    # batches another writer extracted first (its result stands, ours was rolled back)
+    conflicts: int = 0
+    deferred: bool = False  # gave up after MAX_CONFLICTS: what is still pending waits its turn
 
     def tick(self, stage: str, t0: float) -> float:
         now = time.perf_counter()
@@ -141,9 +148,16 @@ async def extract_pending(
         )
         if not rows:
             break
-        report = await _extract_batch(
-            ing, namespace, [r["episode"] for r in rows], strategy, now or datetime.now(UTC)
-        )
+        try:
+            report = await _extract_batch(
+                ing, namespace, [r["episode"] for r in rows], strategy, now or datetime.now(UTC)
+            )
+        except ConcurrentWrite:
+            total.conflicts += 1
+            if total.conflicts >= MAX_CONFLICTS:
+                total.deferred = True
+                break
+            continue
         total.receipts += report.receipts
         total.episodes += report.episodes
         total.skipped_turns += report.skipped_turns

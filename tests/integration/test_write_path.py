@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -163,6 +164,38 @@ def test_crash_between_intake_and_extraction_loses_and_duplicates_nothing(
     arun(km.extract_pending(namespace=namespace))
     arun(km.observe(turns, namespace=namespace, flush=True))
     assert arun(km.stats(namespace=namespace)) == after
+
+
+def test_concurrent_extractors_of_one_namespace_both_succeed_and_extract_once(
+    km: Kgmem, arun: Any, namespace: str
+) -> None:
+    turns = [
+        _turn(f"Ana visited {city} with her brother.", i, speaker="Ana", turn_id=f"D7:{i}")
+        for i, city in enumerate(["Porto", "Lisbon", "Braga", "Faro"])
+    ]
+    report = arun(km.observe(turns, namespace=namespace))
+    assert report.trigger == "buffered"  # four pending episodes, no extraction yet
+
+    async def both() -> list[Any]:
+        return list(
+            await asyncio.gather(
+                km.extract_pending(namespace=namespace), km.extract_pending(namespace=namespace)
+            )
+        )
+
+    a, b = arun(both())
+    assert a.episodes + b.episodes == 4  # each episode extracted by exactly one of them
+    assert a.conflicts + b.conflicts >= 1  # they did race for the same batch
+    assert not (a.deferred or b.deferred)
+    pending = arun(repository.get_pending_summary(km.graph, namespace=namespace))
+    assert pending["pending"] == 0
+    rows = arun(
+        repository.find_memory_turns(
+            km.graph, namespace=namespace, ids=[m["id"] for m in _memories(km, arun, namespace)]
+        )
+    )
+    sources = sorted(t for r in rows for t in r["turn_ids"])
+    assert sources == sorted(set(sources)) and set(sources) == {f"D7:{i}" for i in range(4)}
 
 
 def test_every_memory_derives_from_its_turns(km: Kgmem, arun: Any, namespace: str) -> None:

@@ -121,6 +121,8 @@ class FakeApi:
                     "trigger": "flush" if v["flush"] else "buffered",
                     "extractedEpisodes": 2 if v["flush"] else 0,
                     "skippedTurns": 0,
+                    "conflicts": 0,
+                    "deferred": False,
                     "engine": "local" if v["flush"] else None,
                     "receipts": [RECEIPT] if v["flush"] else [],
                 }
