@@ -146,14 +146,29 @@ class GraphClient:
                 await result.consume()
 
 
+# Values the driver already gives as plain Python; a list of only these (an embedding) is
+# returned as it is, since walking 384 floats per memory through the recursion below cost more
+# than the query itself when recall hydrated its candidates.
+_PLAIN = frozenset({float, int, str, bool, type(None)})
+
+
 def native(value: Any) -> Any:
     """Driver values → plain Python: temporal types to datetime/date, containers recursively."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is dict:
+        return {k: native(v) for k, v in value.items()}
+    if kind is list:
+        if set(map(type, value)) <= _PLAIN:
+            return value
+        return [native(v) for v in value]
+    if isinstance(value, neo4j.time.DateTime | neo4j.time.Date | neo4j.time.Time):
+        return value.to_native()
     if isinstance(value, dict):
         return {k: native(v) for k, v in value.items()}
     if isinstance(value, list):
         return [native(v) for v in value]
-    if isinstance(value, neo4j.time.DateTime | neo4j.time.Date | neo4j.time.Time):
-        return value.to_native()
     return value
 
 
