@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
 from kgmem.errors import InvalidInput
 from kgmem.graph import index_search, repository
-from kgmem.graph.client import GraphClient
+from kgmem.graph.client import GraphClient, Row
 from kgmem.ingest.episodes import as_utc
 from kgmem.ingest.linking import content_words
 from kgmem.ingest.normalize import normalize_name
@@ -354,38 +354,41 @@ async def _channels(
     queries = [req.query, *subs[1:]] if len(subs) > 1 else [req.query]
     names = sorted({normalize_name(m.name) for m in mentions} - {""})
     k = _k(req)
+    ns = req.namespace
+    # (channel name, evidence kind, query name, search): independent reads, run concurrently and
+    # collected in this order, so ranks and paths do not depend on which answered first.
+    searches: list[tuple[str, str, str, Awaitable[list[Row]]]] = []
+
+    def add(name: str, kind: str, search: Awaitable[list[Row]], query_name: str) -> None:
+        searches.append((name, kind, query_name, search))
+
     for i, (q, vec) in enumerate(zip(queries, vecs, strict=True)):
         tag = "" if i == 0 else f"#{i}"
-        if "vector" in req.channels:
-            rows = await index_search.search_memory_vector(
-                graph, namespace=req.namespace, embedding=vec, k=k, limit=k
-            )
-            run.queries.append("search_memory_vector")
-            _collect(ev, rankings, "vector" + tag, rows, "vector")
         lucene = to_lucene(q)
+        if "vector" in req.channels:
+            search = index_search.search_memory_vector(
+                graph, namespace=ns, embedding=vec, k=k, limit=k
+            )
+            add("vector" + tag, "vector", search, "search_memory_vector")
         if "fulltext" in req.channels and lucene:
-            rows = await index_search.search_memory_fulltext(
-                graph, namespace=req.namespace, query=lucene, k=k, limit=k
+            search = index_search.search_memory_fulltext(
+                graph, namespace=ns, query=lucene, k=k, limit=k
             )
-            run.queries.append("search_memory_fulltext")
-            _collect(ev, rankings, "fulltext" + tag, rows, "fulltext")
+            add("fulltext" + tag, "fulltext", search, "search_memory_fulltext")
         if "episode" in req.channels and lucene:  # the turns' own words, before any rewrite
-            rows = await index_search.search_episode_memories(
-                graph, namespace=req.namespace, query=lucene, k=k, limit=k
+            search = index_search.search_episode_memories(
+                graph, namespace=ns, query=lucene, k=k, limit=k
             )
-            run.queries.append("search_episode_memories")
-            _collect(ev, rankings, "episode" + tag, rows, "fulltext")
+            add("episode" + tag, "fulltext", search, "search_episode_memories")
     if "entity" in req.channels and (names or to_lucene(req.query)):
-        rows = await repository.search_entity_memories(
-            graph,
-            namespace=req.namespace,
-            names=names,
-            query=to_lucene(req.query) or "",
-            hops=2,
-            limit=k,
+        search = repository.search_entity_memories(
+            graph, namespace=ns, names=names, query=to_lucene(req.query) or "", hops=2, limit=k
         )
-        run.queries.append("search_entity_memories")
-        _collect(ev, rankings, "entity", rows, "entity")
+        add("entity", "entity", search, "search_entity_memories")
+    results = await asyncio.gather(*(search for *_, search in searches))
+    for (name, kind, query_name, _), rows in zip(searches, results, strict=True):
+        run.queries.append(query_name)
+        _collect(ev, rankings, name, rows, kind)
     run.tick("channels")
     return ev, rankings, vecs[0], frozenset(names)
 
