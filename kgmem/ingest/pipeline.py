@@ -65,6 +65,14 @@ class Ingestor:
     embedder: Embedder
     nlp: Nlp
     llm: LLMClient | None = None
+    # One extractor per namespace in this process: concurrent observes would otherwise all read
+    # the same pending batch, extract it, and all but one roll back (measured: 1,828 wasted
+    # batches in 600 observes from 16 clients). Other processes still race; the claim check in
+    # the commit transaction settles that.
+    _extracting: dict[str, asyncio.Lock] = field(default_factory=dict, repr=False)
+
+    def extraction_lock(self, namespace: str) -> asyncio.Lock:
+        return self._extracting.setdefault(namespace, asyncio.Lock())
 
 
 @dataclass
@@ -140,6 +148,17 @@ async def extract_pending(
     max_batches: int | None = None,
 ) -> ExtractionReport:
     """Extract every pending episode of a namespace, one transaction per batch."""
+    async with ing.extraction_lock(namespace):
+        return await _extract_all(ing, namespace, strategy, now, max_batches)
+
+
+async def _extract_all(
+    ing: Ingestor,
+    namespace: str,
+    strategy: ConflictStrategy,
+    now: datetime | None,
+    max_batches: int | None,
+) -> ExtractionReport:
     total = ExtractionReport()
     batches = 0
     while max_batches is None or batches < max_batches:
