@@ -12,6 +12,7 @@ for the write path; the episode channel reads episodes and returns the memories 
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from kgmem.graph.client import GraphClient, Row
@@ -31,30 +32,41 @@ def _short(found: int, wanted: int, seen: int, k: int) -> bool:
     return found < wanted and seen >= k and k < OVERFETCH_CAP
 
 
+async def _widening(
+    once: Callable[[int], Awaitable[Row]], k: int, limit: int, found: str = "hits"
+) -> list[Row]:
+    """Run a one-row search (``seen``, ``hits`` and, when it is not the hits themselves, the
+    count named ``found``) over ever wider windows while the namespace is crowded out."""
+    while True:
+        row = await once(k)
+        count = len(row["hits"]) if found == "hits" else int(row[found])
+        if not _short(count, limit, int(row["seen"]), k):
+            return list(row["hits"])
+        k = _wider(k)
+
+
 async def search_memory_vector(
     graph: GraphClient, *, namespace: str, embedding: list[float], k: int, limit: int
 ) -> list[Row]:
-    while True:
+    async def once(window: int) -> Row:
         rows = await graph.run(
-            "search_memory_vector", namespace=namespace, embedding=embedding, k=k, limit=limit
+            "search_memory_vector", namespace=namespace, embedding=embedding, k=window, limit=limit
         )
-        row = rows[0]
-        if not _short(len(row["hits"]), limit, int(row["seen"]), k):
-            return list(row["hits"])
-        k = _wider(k)
+        return rows[0]
+
+    return await _widening(once, k, limit)
 
 
 async def search_memory_fulltext(
     graph: GraphClient, *, namespace: str, query: str, k: int, limit: int
 ) -> list[Row]:
-    while True:
+    async def once(window: int) -> Row:
         rows = await graph.run(
-            "search_memory_fulltext", namespace=namespace, query=query, k=k, limit=limit
+            "search_memory_fulltext", namespace=namespace, query=query, k=window, limit=limit
         )
-        row = rows[0]
-        if not _short(len(row["hits"]), limit, int(row["seen"]), k):
-            return list(row["hits"])
-        k = _wider(k)
+        return rows[0]
+
+    return await _widening(once, k, limit)
 
 
 async def search_memory_neighbours(
@@ -85,11 +97,11 @@ async def search_episode_memories(
     graph: GraphClient, *, namespace: str, query: str, k: int, limit: int
 ) -> list[Row]:
     """Memories of the namespace derived from the episodes that best match ``query``."""
-    while True:
+
+    async def once(window: int) -> Row:
         rows = await graph.run(
-            "search_episode_memories", namespace=namespace, query=query, k=k, limit=limit
+            "search_episode_memories", namespace=namespace, query=query, k=window, limit=limit
         )
-        row = rows[0]
-        if not _short(int(row["episodes"]), limit, int(row["seen"]), k):
-            return list(row["hits"])
-        k = _wider(k)
+        return rows[0]
+
+    return await _widening(once, k, limit, found="episodes")
