@@ -22,6 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from kgmem.ingest.synthesis import synthesize
+from kgmem.lifecycle.records import derived_memory_props
 from kgmem.lifecycle.summaries import keeps_specifics
 
 MIN_NOTES = 3  # seed 002: "when 3+ notes accumulate"
@@ -134,45 +135,22 @@ def snapshot_props(
     now: datetime,
 ) -> dict[str, Any]:
     starts = [n.valid_from for n in d.notes if n.valid_from is not None]
-    return {
-        "id": memory_id,
-        "content": content,
-        "content_hash": content_hash,
-        "category": SNAPSHOT_CATEGORY,
-        "kind": "note",
-        "type": memory_type,
-        "tier": "semantic",
-        "status": "active",
-        "lifecycle_state": "active",
-        "verification_state": "system_inferred",
-        "policy_class": "durable",
-        "importance": SNAPSHOT_IMPORTANCE,
-        "priority": "high",
-        "confidence": max(n.confidence for n in d.notes),
-        "source": "consolidation",
-        "source_trust": source_trust,
-        "utility": 0.5,
-        "surprise": 0.0,
-        "stability": 1.0,
-        "difficulty": 5.0,
-        "storage_strength": 1.0,
-        "access_count": 0,
-        "repetition_count": 1,
-        "created_at": now,
-        "last_accessed": now,
-        "modified_at": now,
-        "recorded_at": now,
-        "valid_from": min(starts) if starts else now,
-        "pinned": False,
-        "immutable": False,
-        "flashbulb": False,
-        "valence": 0.0,
-        "arousal": 0.0,
-        "emotion": "neutral",
-        "tags": list(SNAPSHOT_TAGS),
-        "session_id": d.session_id,
-        "embedding": embedding,
-        "synthesis": SESSION_SNAPSHOT,
-        "distilled_from": [n.id for n in d.notes],
-        "distill_method": method,
-    }
+    return derived_memory_props(
+        memory_id=memory_id,
+        content=content,
+        content_hash=content_hash,
+        category=SNAPSHOT_CATEGORY,
+        memory_type=memory_type,
+        importance=SNAPSHOT_IMPORTANCE,
+        confidence=max(n.confidence for n in d.notes),
+        source="consolidation",
+        source_trust=source_trust,
+        tags=list(SNAPSHOT_TAGS),
+        embedding=embedding,
+        now=now,
+        valid_from=min(starts) if starts else None,
+        session_id=d.session_id,
+        synthesis=SESSION_SNAPSHOT,
+        distilled_from=[n.id for n in d.notes],
+        distill_method=method,
+    )

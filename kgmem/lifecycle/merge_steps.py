@@ -28,7 +28,7 @@ from kgmem.lifecycle.conflicts import (
     resolve_contradiction,
 )
 from kgmem.lifecycle.context import StepContext, first_count
-from kgmem.lifecycle.records import ACTOR
+from kgmem.lifecycle.records import ACTOR, derived_memory_props
 from kgmem.lifecycle.redundancy import (
     Cluster,
     DupMember,
@@ -170,46 +170,27 @@ def _theme_props(ctx: StepContext, merge_id: str, sources: Sequence[ThemeSource]
     category = parse_enum(Category, theme_category(sources), "category")
     tags = sorted({t for s in sources for t in s.tags} | {"theme"})
     starts = [s.valid_from for s in sources if s.valid_from is not None]
-    return {
-        "id": str(uuid.uuid4()),
-        "content": content,
-        "content_hash": content_hash(content),
-        "category": category.value,
-        "kind": "note",
-        "type": DEFAULT_MEMORY_TYPE[category].value,
-        "tier": Tier.SEMANTIC.value,
-        "status": Status.ACTIVE.value,
-        "lifecycle_state": "active",
-        "verification_state": "system_inferred",
-        "policy_class": "durable",
-        "importance": THEME_IMPORTANCE,
-        "priority": "high",
-        "confidence": max(s.confidence for s in sources),
-        "source": THEME_SOURCE,
-        "source_trust": source_trust(THEME_SOURCE),
-        "utility": max(s.utility for s in sources),
-        "surprise": 0.0,
-        "stability": max(s.stability for s in sources),
-        "difficulty": 5.0,
-        "storage_strength": 1.0,
-        "access_count": sum(s.access_count for s in sources),
-        "repetition_count": sum(s.repetition_count for s in sources),
-        "created_at": ctx.now,
-        "last_accessed": ctx.now,
-        "modified_at": ctx.now,
-        "recorded_at": ctx.now,
-        "valid_from": min(starts) if starts else ctx.now,
-        "pinned": False,
-        "immutable": False,
-        "flashbulb": False,
-        "valence": 0.0,
-        "arousal": 0.0,
-        "emotion": "neutral",
-        "tags": tags,
-        "embedding": mean_embedding(s.embedding for s in sources),
-        "theme_merge_id": merge_id,
-        "theme_of": sorted(s.id for s in sources),
-    }
+    return derived_memory_props(
+        memory_id=str(uuid.uuid4()),
+        content=content,
+        content_hash=content_hash(content),
+        category=category.value,
+        memory_type=DEFAULT_MEMORY_TYPE[category].value,
+        importance=THEME_IMPORTANCE,
+        confidence=max(s.confidence for s in sources),
+        source=THEME_SOURCE,
+        source_trust=source_trust(THEME_SOURCE),
+        tags=tags,
+        embedding=mean_embedding(s.embedding for s in sources),
+        now=ctx.now,
+        valid_from=min(starts) if starts else None,
+        utility=max(s.utility for s in sources),
+        stability=max(s.stability for s in sources),
+        access_count=sum(s.access_count for s in sources),
+        repetition_count=sum(s.repetition_count for s in sources),
+        theme_merge_id=merge_id,
+        theme_of=sorted(s.id for s in sources),
+    )
 
 
 async def run_redundancy(ctx: StepContext) -> None:

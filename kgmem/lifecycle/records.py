@@ -160,3 +160,68 @@ class TierChange:
     new: Tier
     rule: str
     reason: str
+
+
+def derived_memory_props(
+    *,
+    memory_id: str,
+    content: str,
+    content_hash: str,
+    category: str,
+    memory_type: str,
+    importance: float,
+    confidence: float,
+    source: str,
+    source_trust: float,
+    tags: list[str],
+    embedding: list[float] | None,
+    now: datetime,
+    valid_from: datetime | None = None,
+    utility: float = 0.5,
+    stability: float = 1.0,
+    access_count: int = 0,
+    repetition_count: int = 1,
+    **extra: Any,
+) -> dict[str, Any]:
+    """The stored properties of a memory consolidation writes from others (a theme memory, a
+    session snapshot, a category summary): a durable, system-inferred semantic note, active and
+    fresh, with ``extra`` naming what it was derived from."""
+    return {
+        "id": memory_id,
+        "content": content,
+        "content_hash": content_hash,
+        "category": category,
+        "kind": "note",
+        "type": memory_type,
+        "tier": Tier.SEMANTIC.value,
+        "status": Status.ACTIVE.value,
+        "lifecycle_state": "active",
+        "verification_state": "system_inferred",
+        "policy_class": "durable",
+        "importance": importance,
+        "priority": "high",
+        "confidence": confidence,
+        "source": source,
+        "source_trust": source_trust,
+        "utility": utility,
+        "surprise": 0.0,
+        "stability": stability,
+        "difficulty": 5.0,
+        "storage_strength": 1.0,
+        "access_count": access_count,
+        "repetition_count": repetition_count,
+        "created_at": now,
+        "last_accessed": now,
+        "modified_at": now,
+        "recorded_at": now,
+        "valid_from": valid_from or now,
+        "pinned": False,
+        "immutable": False,
+        "flashbulb": False,
+        "valence": 0.0,
+        "arousal": 0.0,
+        "emotion": "neutral",
+        "tags": tags,
+        "embedding": embedding,
+        **extra,
+    }

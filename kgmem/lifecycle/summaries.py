@@ -25,6 +25,7 @@ from datetime import datetime
 from typing import Any
 
 from kgmem.ingest.synthesis import specifics, tokens
+from kgmem.lifecycle.records import derived_memory_props
 
 PROFILE_SENTENCES, PROFILE_CHARS = 5, 600
 CATEGORY_SENTENCES, CATEGORY_CHARS = 8, 1200
@@ -153,46 +154,22 @@ def category_summary_props(
     now: datetime,
 ) -> dict[str, Any]:
     """A new category summary memory (seed 004: semantic tier, importance 0.8)."""
-    return {
-        "id": memory_id,
-        "content": content,
-        "content_hash": content_hash,
-        "category": category,
-        "kind": "note",
-        "type": memory_type,
-        "tier": "semantic",
-        "status": "active",
-        "lifecycle_state": "active",
-        "verification_state": "system_inferred",
-        "policy_class": "durable",
-        "importance": SUMMARY_IMPORTANCE,
-        "priority": "high",
-        "confidence": 0.7,
-        "source": "consolidation",
-        "source_trust": source_trust,
-        "utility": 0.5,
-        "surprise": 0.0,
-        "stability": 1.0,
-        "difficulty": 5.0,
-        "storage_strength": 1.0,
-        "access_count": 0,
-        "repetition_count": 1,
-        "created_at": now,
-        "last_accessed": now,
-        "modified_at": now,
-        "recorded_at": now,
-        "valid_from": now,
-        "pinned": False,
-        "immutable": False,
-        "flashbulb": False,
-        "valence": 0.0,
-        "arousal": 0.0,
-        "emotion": "neutral",
-        "tags": list(SUMMARY_TAGS),
-        "embedding": embedding,
-        "synthesis": CATEGORY_SUMMARY,
-        "summary_of": category,
-        "summary_fingerprint": fingerprint,
-        "summary_sources": list(sources),
-        "summary_method": method,
-    }
+    return derived_memory_props(
+        memory_id=memory_id,
+        content=content,
+        content_hash=content_hash,
+        category=category,
+        memory_type=memory_type,
+        importance=SUMMARY_IMPORTANCE,
+        confidence=0.7,
+        source="consolidation",
+        source_trust=source_trust,
+        tags=list(SUMMARY_TAGS),
+        embedding=embedding,
+        now=now,
+        synthesis=CATEGORY_SUMMARY,
+        summary_of=category,
+        summary_fingerprint=fingerprint,
+        summary_sources=list(sources),
+        summary_method=method,
+    )
