@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from kgmem.errors import InvalidInput, KgmemError
+from kgmem.errors import ConcurrentWrite, InvalidInput, KgmemError
 from kgmem.graph import repository
+from kgmem.graph import transfer_repository as tr
 from kgmem.ingest import pipeline
 from kgmem.records import Turn
 from kgmem.service import Kgmem
@@ -204,6 +205,36 @@ def test_concurrent_extractors_of_one_namespace_both_succeed_and_extract_once(
     )
     sources = sorted(t for r in rows for t in r["turn_ids"])
     assert sources == sorted(set(sources)) and set(sources) == {f"D7:{i}" for i in range(4)}
+
+
+def test_simultaneous_claims_of_the_same_episodes_let_exactly_one_through(
+    km: Kgmem, arun: Any, namespace: str
+) -> None:
+    turns = [_turn(f"Ana bought {n} plums.", i, turn_id=f"D8:{i}") for i, n in enumerate(range(3))]
+    report = arun(km.observe(turns, namespace=namespace))
+    ids = list(report.episode_ids)
+
+    def check(rows: list[Any]) -> None:
+        if rows[0]["claimed"] != len(ids):
+            raise ConcurrentWrite("claimed by another")
+
+    async def claim() -> str:
+        step = repository.claim_episodes(
+            namespace=namespace, ids=ids, now=datetime.now(UTC), engine="test", check=check
+        )
+        try:
+            await km.graph.write_batch([step])
+        except ConcurrentWrite:
+            return "lost"
+        return "won"
+
+    async def race() -> list[str]:
+        return list(await asyncio.gather(*(claim() for _ in range(6))))
+
+    assert sorted(arun(race())) == ["lost"] * 5 + ["won"]
+    rows = arun(tr.find_export_nodes(km.graph, namespace=namespace, after="", limit=100))
+    attempts = [r["props"]["attempts"] for r in rows if "Episode" in r["labels"]]
+    assert attempts == [1, 1, 1]  # claimed once each, never twice
 
 
 def test_every_memory_derives_from_its_turns(km: Kgmem, arun: Any, namespace: str) -> None:
