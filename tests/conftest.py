@@ -73,3 +73,19 @@ def namespace(km: Kgmem, arun: Any) -> Iterator[str]:
     ns = f"t-{uuid.uuid4().hex[:12]}"
     yield ns
     arun(km.wipe_namespace(ns))
+
+
+@pytest.fixture
+def tuned(server_settings: Settings, arun: Any) -> Iterator[Any]:
+    """A second service on the same server with some settings changed."""
+    opened: list[Kgmem] = []
+
+    def make(**update: Any) -> Kgmem:
+        service = Kgmem(server_settings.model_copy(update=update))
+        arun(service.open())
+        opened.append(service)
+        return service
+
+    yield make
+    for service in opened:
+        arun(service.close())

@@ -11,7 +11,7 @@ import itertools
 import math
 import random
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -26,7 +26,6 @@ from kgmem.lifecycle import lease as leases
 from kgmem.lifecycle.report import ConsolidationReport
 from kgmem.ml.llm import LLMResult, LLMUnavailable
 from kgmem.service import Kgmem
-from kgmem.settings import Settings
 
 NOW = datetime(2025, 6, 1, 12, 0, tzinfo=UTC)
 DIM = 384
@@ -173,22 +172,6 @@ def run(km: Kgmem, arun: Any, ns: str, *steps: str, **kw: Any) -> ConsolidationR
     report = arun(km.consolidate(ns, steps=list(steps) or None, **kw))
     assert report.ok, report.errors
     return report
-
-
-@pytest.fixture
-def tuned(server_settings: Settings, arun: Any) -> Iterator[Any]:
-    """A second service on the same server with some lifecycle settings changed."""
-    opened: list[Kgmem] = []
-
-    def make(**update: Any) -> Kgmem:
-        service = Kgmem(server_settings.model_copy(update=update))
-        arun(service.open())
-        opened.append(service)
-        return service
-
-    yield make
-    for service in opened:
-        arun(service.close())
 
 
 # --- bad input ----------------------------------------------------------------------------------

@@ -21,23 +21,6 @@ from kgmem.graph import api_repository, repository
 from kgmem.graph import lifecycle_repository as lrepo
 from kgmem.ingest.normalize import normalize_name
 from kgmem.service import Kgmem
-from kgmem.settings import Settings
-
-
-@pytest.fixture
-def tuned(server_settings: Settings, arun: Any) -> Iterator[Any]:
-    """A second service on the same server with some settings changed."""
-    opened: list[Kgmem] = []
-
-    def make(**update: Any) -> Kgmem:
-        service = Kgmem(server_settings.model_copy(update=update))
-        arun(service.open())
-        opened.append(service)
-        return service
-
-    yield make
-    for service in opened:
-        arun(service.close())
 
 
 @pytest.fixture
