@@ -1,10 +1,14 @@
 """Validate observed turns and turn them into ``:Episode`` property maps (durable intake).
 
 Pure. ``check_turn`` refuses a bad turn with ``InvalidInput`` before anything is written.
-``episode_id`` is derived from the namespace and the turn's identity (session, caller turn id,
-role, speaker, time and text), so observing the same turn twice names the same episode and the
-intake MERGE makes it a no-op: observation is idempotent. ``episode_properties`` keeps the
-caller's own timestamp — an old conversation keeps its dates.
+``episode_id`` is derived from the namespace and the turn's identity as the caller sent it
+(session, caller turn id, role, speaker, the caller's timestamp and text), so observing the same
+turn twice names the same episode and the intake MERGE makes it a no-op: observation is
+idempotent. The server's clock never enters the id — a client that retries a turn without ``at``
+after a timeout must not store it twice — so a turn without ``at`` or ``turn_id`` is identified by
+its session, speaker and text (give ``turn_id`` to store a repeated identical turn again).
+``episode_properties`` keeps the caller's own timestamp — an old conversation keeps its dates —
+and stamps the intake time only when the caller gave none.
 """
 
 from __future__ import annotations
@@ -43,8 +47,9 @@ def as_utc(value: object, what: str = "at") -> datetime:
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
-def check_turn(turn: object, *, now: datetime, limit: int = 8192) -> Turn:
-    """A clean copy of a caller's turn, or InvalidInput naming what is wrong."""
+def check_turn(turn: object, *, limit: int = 8192) -> Turn:
+    """A clean copy of a caller's turn, or InvalidInput naming what is wrong (``at`` stays None
+    when the caller gave none: it is the caller's clock, not ours)."""
     if not isinstance(turn, Turn):
         raise InvalidInput(f"a turn must be a Turn record, got {type(turn).__name__}")
     role = turn.role
@@ -58,7 +63,7 @@ def check_turn(turn: object, *, now: datetime, limit: int = 8192) -> Turn:
         role=role,
         speaker=speaker,
         session_id=_check_id(turn.session_id, "session_id"),
-        at=as_utc(turn.at) if turn.at is not None else now,
+        at=as_utc(turn.at) if turn.at is not None else None,
         turn_id=_check_id(turn.turn_id, "turn_id"),
     )
 
@@ -77,14 +82,15 @@ def episode_id(namespace: str, turn: Turn) -> str:
     return hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()[:32]
 
 
-def episode_properties(namespace: str, turn: Turn, seq: int) -> dict[str, Any]:
+def episode_properties(namespace: str, turn: Turn, seq: int, *, now: datetime) -> dict[str, Any]:
+    """The ``:Episode`` properties of a checked turn; ``now`` dates a turn sent without ``at``."""
     return {
         "id": episode_id(namespace, turn),
         "session_id": turn.session_id,
         "role": turn.role,
         "speaker": turn.speaker,
         "text": turn.text,
-        "at": turn.at,
+        "at": turn.at or now,
         "turn_id": turn.turn_id,
         "seq": seq,
     }

@@ -113,9 +113,9 @@ async def observe(
     when = now or datetime.now(UTC)
     if isinstance(turns, str | bytes) or not isinstance(turns, Sequence) or not turns:
         raise KgmemError("observe needs a non-empty list of turns")
-    clean = [check_turn(t, now=when, limit=ing.settings.max_content_chars) for t in turns]
+    clean = [check_turn(t, limit=ing.settings.max_content_chars) for t in turns]
     base = time.time_ns()
-    episodes = [episode_properties(ns, t, base + i) for i, t in enumerate(clean)]
+    episodes = [episode_properties(ns, t, base + i, now=when) for i, t in enumerate(clean)]
     rows = await repository.create_episodes(ing.graph, namespace=ns, episodes=episodes, now=when)
     new = sum(1 for r in rows if r["created"])
     trigger = "flush" if flush else _trigger(clean)
@@ -535,10 +535,9 @@ async def remember(
     strategy = parse_enum(ConflictStrategy, strategy, "conflict strategy")
     turn = check_turn(
         Turn(text=text, role="user", session_id=session_id, at=when),  # type: ignore[arg-type]
-        now=when,
         limit=ing.settings.max_content_chars,
     )
-    episode = episode_properties(ns, turn, time.time_ns())
+    episode = episode_properties(ns, turn, time.time_ns(), now=when)
     await repository.create_episodes(ing.graph, namespace=ns, episodes=[episode], now=when)
     turn = Turn(text=turn.text, role="user", session_id=session_id, at=when, turn_id=episode["id"])
     mentions = await asyncio.to_thread(ing.nlp.entities, turn.text)
