@@ -39,20 +39,34 @@ class Relation:
         )
 
 
-@strawberry.type(description="A named cluster of memories (built by the consolidation job).")
+@strawberry.type(
+    description="A named cluster of memories (built by the consolidation job). Topics form a "
+    "tree: leaves (level 0) are fine-grained communities, parents (level 1) group them."
+)
 class Topic:
     id: strawberry.ID
     name: str
     terms: list[str]
     member_count: int
+    level: int = strawberry.field(description="0 for a leaf topic, 1 for a parent topic.")
+    parent_id: strawberry.ID | None = strawberry.field(
+        description="The parent topic of a leaf, if it has one."
+    )
+    name_method: str = strawberry.field(
+        description="How the name was given: 'local' (top terms) or 'llm'."
+    )
 
     @classmethod
     def of(cls, row: Row) -> Topic:
+        parent = row.get("parent")
         return cls(
             id=strawberry.ID(str(row["id"])),
             name=str(row.get("name") or ""),
             terms=as_strs(row, "terms"),
             member_count=as_int(row, "members"),
+            level=as_int(row, "level"),
+            parent_id=strawberry.ID(str(parent)) if parent is not None else None,
+            name_method=str(row.get("name_method") or "local"),
         )
 
 

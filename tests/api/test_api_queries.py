@@ -306,19 +306,43 @@ def test_status_history(api: Api, seeded: Seeded) -> None:
 
 
 def test_topics_lists_topic_clusters(api: Api, seeded: Seeded) -> None:
-    query = "query($ns: String) { topics(namespace: $ns) { id name terms memberCount } }"
+    query = (
+        "query($ns: String) { topics(namespace: $ns) "
+        "{ id name terms memberCount level parentId nameMethod } }"
+    )
     assert api.ok(query, {"ns": seeded.ns})["topics"] == []  # no consolidation has run yet
-    # Stand in for the consolidation job's topics step, which is what creates topics.
+    # Stand in for the consolidation job's topics step, which is what creates topics: a leaf
+    # topic under a parent, as the topic tree has them.
     api.arun(
         api.km.graph.run_ddl(
             f"MATCH (m:Memory {{namespace: '{seeded.ns}', id: '{seeded.coffee_id}'}}) "
             f"CREATE (t:Topic {{namespace: '{seeded.ns}', id: 'topic-1', name: 'Drinks', "
-            "terms: ['coffee', 'morning'], member_count: 1}) CREATE (m)-[:IN_TOPIC]->(t)"
+            "terms: ['coffee', 'morning'], member_count: 1, level: 0}) "
+            f"CREATE (p:Topic {{namespace: '{seeded.ns}', id: 'topic-p', name: 'Food and drink', "
+            "terms: ['coffee'], member_count: 0, level: 1, name_method: 'llm'}) "
+            "CREATE (m)-[:IN_TOPIC]->(t) CREATE (t)-[:SUBTOPIC_OF]->(p)"
         )
     )
     topics = api.ok(query, {"ns": seeded.ns})["topics"]
     assert topics == [
-        {"id": "topic-1", "name": "Drinks", "terms": ["coffee", "morning"], "memberCount": 1}
+        {
+            "id": "topic-1",
+            "name": "Drinks",
+            "terms": ["coffee", "morning"],
+            "memberCount": 1,
+            "level": 0,
+            "parentId": "topic-p",
+            "nameMethod": "local",
+        },
+        {
+            "id": "topic-p",
+            "name": "Food and drink",
+            "terms": ["coffee"],
+            "memberCount": 0,
+            "level": 1,
+            "parentId": None,
+            "nameMethod": "llm",
+        },
     ]
     timeline = api.ok(
         'query($ns: String) { timeline(topic: "Drinks", namespace: $ns) { id } }',
