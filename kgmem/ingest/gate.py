@@ -23,6 +23,9 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from enum import StrEnum
 
+import numpy as np
+import numpy.typing as npt
+
 from kgmem.errors import InvalidInput
 from kgmem.ingest.contradiction import ContradictionCheck, detect_contradiction
 from kgmem.ingest.normalize import content_hash, normalize_name
@@ -359,12 +362,17 @@ def group_batch(
     """Collapse duplicates within one batch, in first-seen order (see ``batch_dedup``)."""
     if embeddings is not None and len(embeddings) != len(candidates):
         raise InvalidInput(f"{len(embeddings)} embeddings for {len(candidates)} candidates")
+    # Every pair of a batch is compared (quadratic): the cosines come from one matrix product and
+    # each text's hash and word key are computed once, not per pair (a 140-fact batch spent
+    # 1.4 s of CPU in per-pair pure-Python cosines and hashes).
+    sims = _cosine_matrix(embeddings) if embeddings is not None else None
+    keys: dict[str, tuple[str, tuple[str, ...]]] = {}
     groups: list[BatchGroup] = []
     for index, fact in enumerate(candidates):
         current, position = BatchGroup(fact, (index,), index), len(groups)
         while True:  # a merge can make the survivor a duplicate of another group: repeat
             match = next(
-                (k for k, g in enumerate(groups) if _batch_duplicates(g, current, embeddings)),
+                (k for k, g in enumerate(groups) if _batch_duplicates(g, current, sims, keys)),
                 None,
             )
             if match is None:
@@ -392,18 +400,41 @@ def batch_dedup(
 
 
 def _batch_duplicates(
-    a: BatchGroup, b: BatchGroup, embeddings: Sequence[Sequence[float]] | None
+    a: BatchGroup,
+    b: BatchGroup,
+    sims: npt.NDArray[np.float64] | None,
+    keys: dict[str, tuple[str, tuple[str, ...]]],
 ) -> bool:
     x, y = a.fact.content, b.fact.content
-    if content_hash(x) == content_hash(y) or _word_key(x) == _word_key(y):
+    (hx, wx), (hy, wy) = _text_key(x, keys), _text_key(y, keys)
+    if hx == hy or wx == wy:
         return True
-    if embeddings is None:
+    if sims is None:
         return False
-    if _cosine(embeddings[a.representative], embeddings[b.representative]) < REINFORCE_SIM - _EPS:
+    if float(sims[a.representative, b.representative]) < REINFORCE_SIM - _EPS:
         return False
     if detect_contradiction(x, y) is not None or detect_contradiction(y, x) is not None:
         return False
     return covers(x, y) or covers(y, x)
+
+
+def _text_key(
+    text: str, keys: dict[str, tuple[str, tuple[str, ...]]]
+) -> tuple[str, tuple[str, ...]]:
+    if text not in keys:
+        keys[text] = (content_hash(text), _word_key(text))
+    return keys[text]
+
+
+def _cosine_matrix(embeddings: Sequence[Sequence[float]]) -> npt.NDArray[np.float64]:
+    """Pairwise cosines; a zero vector has cosine 0 with everything."""
+    m = np.asarray(embeddings, dtype=np.float64)
+    if m.size == 0:
+        return np.zeros((len(embeddings), len(embeddings)))
+    norms = np.linalg.norm(m, axis=1)
+    scale = np.outer(norms, norms)
+    dots = m @ m.T
+    return np.divide(dots, scale, out=np.zeros_like(dots), where=scale != 0)
 
 
 def _merge_groups(a: BatchGroup, b: BatchGroup) -> BatchGroup:
@@ -448,9 +479,3 @@ _ARTICLES = frozenset({"a", "an", "the"})
 
 def _word_key(text: str) -> tuple[str, ...]:
     return tuple(stem(t) for t in tokens(text) if t.casefold() not in _ARTICLES)
-
-
-def _cosine(u: Sequence[float], v: Sequence[float]) -> float:
-    dot = sum(a * b for a, b in zip(u, v, strict=False))
-    norm = math.sqrt(sum(a * a for a in u)) * math.sqrt(sum(b * b for b in v))
-    return dot / norm if norm else 0.0

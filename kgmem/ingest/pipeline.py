@@ -13,6 +13,7 @@ repeated run cannot extract them twice (nothing duplicated).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 import uuid
@@ -161,39 +162,82 @@ async def _extract_all(
 ) -> ExtractionReport:
     total = ExtractionReport()
     batches = 0
-    while max_batches is None or batches < max_batches:
-        rows = await repository.find_pending_episodes(
-            ing.graph, namespace=namespace, limit=BATCH_EPISODES
-        )
-        if not rows:
-            break
-        try:
-            report = await _extract_batch(
-                ing, namespace, [r["episode"] for r in rows], strategy, now or datetime.now(UTC)
+    # Models and graph overlap: while batch N is gated and committed (graph round trips, server
+    # CPU), batch N+1 is parsed, extracted and embedded (client CPU). Only the gate needs N's
+    # writes, so the models' half of N+1 can start early. The prefetch is used only if the next
+    # read of the pending queue starts with exactly its episodes, so batch boundaries (and so
+    # what is extracted) are the ones a sequential loop would have used.
+    ahead: asyncio.Task[_Prepared] | None = None
+    try:
+        while max_batches is None or batches < max_batches:
+            rows = await repository.find_pending_episodes(
+                ing.graph, namespace=namespace, limit=2 * BATCH_EPISODES
             )
-        except ConcurrentWrite:
-            total.conflicts += 1
-            if total.conflicts >= MAX_CONFLICTS:
-                total.deferred = True
+            if not rows:
                 break
-            continue
-        total.receipts += report.receipts
-        total.episodes += report.episodes
-        total.skipped_turns += report.skipped_turns
-        total.engine = report.engine
-        for k, v in report.timings.items():
-            total.timings[k] = total.timings.get(k, 0.0) + v
-        batches += 1
+            batch = [r["episode"] for r in rows[:BATCH_EPISODES]]
+            following = [r["episode"] for r in rows[BATCH_EPISODES:]]
+            prepared = await _claim_prefetch(ahead, batch)
+            ahead = None
+            if prepared is None:
+                prepared = await _prepare(ing, batch)
+            if following and (max_batches is None or batches + 1 < max_batches):
+                ahead = asyncio.create_task(_prepare(ing, following))
+            try:
+                report = await _commit(ing, namespace, prepared, strategy, now or datetime.now(UTC))
+            except ConcurrentWrite:
+                total.conflicts += 1
+                if total.conflicts >= MAX_CONFLICTS:
+                    total.deferred = True
+                    break
+                continue
+            total.receipts += report.receipts
+            total.episodes += report.episodes
+            total.skipped_turns += report.skipped_turns
+            total.engine = report.engine
+            for k, v in report.timings.items():
+                total.timings[k] = total.timings.get(k, 0.0) + v
+            batches += 1
+    finally:
+        if ahead is not None:
+            ahead.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await ahead
     return total
 
 
-async def _extract_batch(
-    ing: Ingestor,
-    ns: str,
-    episodes: list[dict[str, Any]],
-    strategy: ConflictStrategy,
-    now: datetime,
-) -> ExtractionReport:
+@dataclass
+class _Prepared:
+    """A batch's model work, done before the graph is asked anything about it."""
+
+    episodes: list[dict[str, Any]]
+    turns: list[Turn]
+    skips: list[dict[str, Any]]
+    facts: list[ExtractedFact]
+    vectors: _Vectors
+    report: ExtractionReport
+
+
+@dataclass(frozen=True)
+class _Vectors:
+    facts: list[list[float]]
+    names: dict[str, list[float]]
+
+
+async def _claim_prefetch(
+    ahead: asyncio.Task[_Prepared] | None, batch: list[dict[str, Any]]
+) -> _Prepared | None:
+    if ahead is None:
+        return None
+    try:
+        prepared = await ahead
+    except Exception:  # prepared again in line below, where the failure surfaces
+        return None
+    same = [e["id"] for e in prepared.episodes] == [e["id"] for e in batch]
+    return prepared if same else None
+
+
+async def _prepare(ing: Ingestor, episodes: list[dict[str, Any]]) -> _Prepared:
     rep = ExtractionReport(episodes=len(episodes))
     t0 = time.perf_counter()
     turns = [turn_of(e) for e in episodes]
@@ -209,12 +253,26 @@ async def _extract_batch(
         else:
             skips.append({"id": t.turn_id, "reasons": list(verdict.reasons)})
     rep.skipped_turns = len(skips)
-    t0 = rep.tick("signal_scan", t0)
+    rep.tick("signal_scan", t0)
     facts = await _extract(ing, kept, rep)
+    vectors = await _embed_inputs(ing, facts, rep)
+    return _Prepared(episodes, turns, skips, facts, vectors, rep)
+
+
+async def _commit(
+    ing: Ingestor,
+    ns: str,
+    prepared: _Prepared,
+    strategy: ConflictStrategy,
+    now: datetime,
+) -> ExtractionReport:
+    rep = prepared.report
+    turns = prepared.turns
+    _, plan = await _gate_and_plan(
+        ing, ns, prepared.facts, prepared.vectors, turns, strategy, now, rep
+    )
     t0 = time.perf_counter()
-    _, plan = await _gate_and_plan(ing, ns, facts, turns, strategy, now, rep)
-    t0 = time.perf_counter()
-    steps = _steps(ns, plan, [t.turn_id or "" for t in turns], skips, now, rep.engine)
+    steps = _steps(ns, plan, [t.turn_id or "" for t in turns], prepared.skips, now, rep.engine)
     await ing.graph.write_batch(steps)
     rep.tick("neo4j_write", t0)
     rep.receipts = plan.receipts
@@ -258,10 +316,25 @@ async def _local(ing: Ingestor, turns: list[Turn], rep: ExtractionReport) -> lis
     return facts
 
 
+async def _embed_inputs(
+    ing: Ingestor, facts: list[ExtractedFact], rep: ExtractionReport
+) -> _Vectors:
+    """One embedder call for the facts and their entity names (entity resolution by embedding)."""
+    t0 = time.perf_counter()
+    surfaces = {normalize_name(m.name): m.name for f in facts for m in f.entities}
+    surfaces.pop("", None)
+    names = sorted(surfaces)
+    texts = [f.content for f in facts] + [surfaces[n] for n in names]
+    vectors = await asyncio.to_thread(ing.embedder.embed, texts) if texts else []
+    rep.tick("embed", t0)
+    return _Vectors(vectors[: len(facts)], dict(zip(names, vectors[len(facts) :], strict=True)))
+
+
 async def _gate_and_plan(
     ing: Ingestor,
     ns: str,
     facts: list[ExtractedFact],
+    vectors: _Vectors,
     turns: list[Turn],
     strategy: ConflictStrategy,
     now: datetime,
@@ -272,16 +345,7 @@ async def _gate_and_plan(
     t0 = time.perf_counter()
     if not facts:
         return [], WritePlan()
-    surfaces = {normalize_name(m.name): m.name for f in facts for m in f.entities}
-    surfaces.pop("", None)
-    names = sorted(surfaces)
-    # One embedder call for the facts and the entity names (entity resolution by embedding).
-    vectors = await asyncio.to_thread(
-        ing.embedder.embed, [f.content for f in facts] + [surfaces[n] for n in names]
-    )
-    embeddings = vectors[: len(facts)]
-    name_vecs = dict(zip(names, vectors[len(facts) :], strict=True))
-    t0 = rep.tick("embed", t0)
+    embeddings, name_vecs = vectors.facts, vectors.names
     groups = group_batch(facts, embeddings=embeddings)
     by_id = {t.turn_id: t for t in turns}
     candidates: list[Candidate] = []
@@ -554,8 +618,9 @@ async def remember(
         source_turn_ids=(episode["id"],),
     )
     rep = ExtractionReport(episodes=1, engine="explicit")
+    vectors = await _embed_inputs(ing, [fact], rep)
     _, plan = await _gate_and_plan(
-        ing, ns, [fact], [turn], strategy, when, rep, actor="remember", source=source
+        ing, ns, [fact], vectors, [turn], strategy, when, rep, actor="remember", source=source
     )
     steps = _steps(ns, plan, [episode["id"]], [], when, "explicit")
     if not plan.receipts:

@@ -4,8 +4,8 @@
 CPU, with hub access disabled, optionally with its linear layers quantised to int8
 (``embed_int8``) and a set number of torch threads (``embed_threads``; torch's setting is
 process-wide). ``embed`` returns L2-normalised 384-d vectors as plain lists of floats, batched;
-cosine similarity of two outputs is their dot product. Thread-safe loading: the API sends
-embedding work to threads.
+cosine similarity of two outputs is their dot product; a text repeated in one call is encoded once.
+Thread-safe loading: the API sends embedding work to threads.
 """
 
 from __future__ import annotations
@@ -75,14 +75,16 @@ class Embedder:
         if not texts:
             return []
         model = self._load()
+        distinct = list(dict.fromkeys(texts))
         vectors = model.encode(
-            list(texts),
+            distinct,
             batch_size=self._batch_size,
             normalize_embeddings=True,
             convert_to_numpy=True,
             show_progress_bar=False,
         )
-        return [[float(x) for x in row] for row in vectors]
+        by_text = {t: [float(x) for x in row] for t, row in zip(distinct, vectors, strict=True)}
+        return [by_text[t] for t in texts]
 
     def embed_one(self, text: str) -> list[float]:
         return self.embed([text])[0]

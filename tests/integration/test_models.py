@@ -44,6 +44,25 @@ def test_embedder_batches_match_single_calls(embedder: Embedder) -> None:
     assert max(abs(x - y) for x, y in zip(batch[7], one, strict=True)) < 1e-4
 
 
+def test_a_text_repeated_in_one_call_is_encoded_once(embedder: Embedder) -> None:
+    model = embedder._load()
+    seen: list[list[str]] = []
+    encode = model.encode
+
+    def spy(texts: list[str], **kw: object) -> object:
+        seen.append(list(texts))
+        return encode(texts, **kw)
+
+    model.encode = spy
+    try:
+        out = embedder.embed(["Ana", "a dog barked", "Ana", "Ana"])
+    finally:
+        del model.encode
+    assert seen == [["Ana", "a dog barked"]]
+    assert out[0] == out[2] == out[3] != out[1]
+    assert max(abs(x - y) for x, y in zip(out[0], embedder.embed_one("Ana"), strict=True)) < 1e-4
+
+
 def test_int8_embedder_keeps_the_geometry(embedder: Embedder) -> None:
     texts = [
         "The cat sat on the mat.",

@@ -314,3 +314,76 @@ def test_buffer_waits_for_a_trigger(km: Kgmem, arun: Any, namespace: str) -> Non
     assert report.trigger == "buffered"
     assert urgent.trigger == "high_signal" and urgent.extraction is not None
     assert urgent.extraction.episodes == 3
+
+
+def test_a_backlog_extracted_with_prefetch_matches_batch_by_batch(
+    km: Kgmem, arun: Any, namespace: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Small batches so a dozen turns make a backlog of three: the models' half of each next
+    # batch runs while the current one commits, and must change nothing that is written.
+    monkeypatch.setattr(pipeline, "BATCH_EPISODES", 4)
+    monkeypatch.setattr(pipeline, "DEFAULT_MAX_TURNS", 100)  # intake only: no trigger fires
+    people = ["Ana", "Bruno", "Carla"]
+    lines = [
+        "{p} adopted a puppy named Rex.",
+        "{p} loves hiking in the Alps with her brother.",
+        "{p} works at the hospital in Porto.",
+        "{p} adopted a puppy called Rex last week.",
+    ]
+    turns = [
+        _turn(line.format(p=p), 4 * i + j, speaker=p, turn_id=f"D9:{4 * i + j}")
+        for i, p in enumerate(people)
+        for j, line in enumerate(lines)
+    ]
+    other = f"{namespace}-seq"
+    try:
+        for ns in (namespace, other):
+            assert arun(km.observe(turns, namespace=ns)).trigger == "buffered"
+        at = T0 + timedelta(days=1)
+        ahead = arun(pipeline.extract_pending(km.ingestor, namespace=namespace, now=at))
+        one_by_one = []
+        while True:  # max_batches=1 never prefetches: the sequential reference
+            rep = arun(
+                pipeline.extract_pending(km.ingestor, namespace=other, now=at, max_batches=1)
+            )
+            if not rep.episodes:
+                break
+            one_by_one.append(rep)
+        assert len(one_by_one) == 3 and ahead.episodes == 12 and ahead.conflicts == 0
+        assert [r.action for r in ahead.receipts] == [
+            r.action for rep in one_by_one for r in rep.receipts
+        ]
+
+        def written(ns: str) -> list[tuple[str, str, int]]:
+            mems = _memories(km, arun, ns)
+            return sorted((m["content"], m["status"], m.get("repetition_count") or 1) for m in mems)
+
+        assert written(namespace) == written(other)
+        assert arun(repository.get_pending_summary(km.graph, namespace=namespace))["pending"] == 0
+    finally:
+        arun(km.wipe_namespace(other))
+
+
+def test_a_prefetched_batch_is_used_only_for_the_same_episodes() -> None:
+    async def prepared() -> Any:
+        return pipeline._Prepared(
+            [{"id": "a"}, {"id": "b"}],
+            [],
+            [],
+            [],
+            pipeline._Vectors([], {}),
+            pipeline.ExtractionReport(),
+        )
+
+    async def check() -> tuple[Any, Any, Any]:
+        same = await pipeline._claim_prefetch(
+            asyncio.create_task(prepared()), [{"id": "a"}, {"id": "b"}]
+        )
+        moved = await pipeline._claim_prefetch(
+            asyncio.create_task(prepared()), [{"id": "b"}, {"id": "c"}]
+        )
+        return same, moved, await pipeline._claim_prefetch(None, [{"id": "a"}])
+
+    same, moved, none = asyncio.run(check())
+    assert same is not None and [e["id"] for e in same.episodes] == ["a", "b"]
+    assert moved is None and none is None

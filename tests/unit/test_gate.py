@@ -624,3 +624,35 @@ def test_decide_is_deterministic_and_order_invariant(
         assert not (target.pinned and first.action == A.SUPERSEDE)
     if first.candidate_is_history:
         assert first.old_valid_until is None and first.new_valid_until is not None
+
+
+_vectors = st.lists(
+    st.lists(st.floats(-1, 1, allow_nan=False), min_size=4, max_size=4), min_size=1, max_size=6
+)
+
+
+@given(_vectors)
+@settings(max_examples=60, deadline=None)
+def test_the_batch_cosine_matrix_is_the_pairwise_cosine(vectors: list[list[float]]) -> None:
+    from kgmem.ingest.gate import _cosine_matrix
+
+    sims = _cosine_matrix(vectors)
+    for i, u in enumerate(vectors):
+        for j, v in enumerate(vectors):
+            nu = sum(a * a for a in u) ** 0.5
+            nv = sum(b * b for b in v) ** 0.5
+            want = sum(a * b for a, b in zip(u, v, strict=True)) / (nu * nv) if nu * nv else 0.0
+            assert abs(float(sims[i, j]) - want) < 1e-9
+
+
+def test_batch_grouping_uses_each_pair_cosine_at_the_reinforce_threshold() -> None:
+    # Three facts with no shared wording: only the embeddings can group them. a~b sit exactly at
+    # REINFORCE_SIM (grouped), a~c just below it (kept apart).
+    a = ExtractedFact(content="Ana adopted a dog named Rex.", category="fact", confidence=0.8)
+    b = ExtractedFact(content="Ana adopted a dog named Rex in May.", category="fact", confidence=0.8)
+    c = ExtractedFact(content="Bruno sold his red bicycle.", category="fact", confidence=0.8)
+    s = 0.95
+    below = 0.949
+    vecs = [[1.0, 0.0, 0.0], [s, (1 - s * s) ** 0.5, 0.0], [below, 0.0, (1 - below * below) ** 0.5]]
+    groups = group_batch([a, b, c], embeddings=vecs)
+    assert [g.members for g in groups] == [(0, 1), (2,)]
