@@ -57,9 +57,15 @@ def command() -> str:
 
 
 @contextlib.contextmanager
-def local_server(heap: str = "2g", pagecache: str = "512m") -> Iterator[Settings]:
-    """A private Neo4j + GDS on a free port with a temporary home and auth off; stopped after."""
-    with tempfile.TemporaryDirectory(prefix="kgmem-bench-") as home:
+def local_server(
+    heap: str = "2g", pagecache: str = "512m", home: Path | None = None
+) -> Iterator[Settings]:
+    """A private Neo4j + GDS on a free port with a temporary home and auth off; stopped after.
+    With ``home`` the server's data lives (and stays) there, so a slow-to-build store can be
+    reused or copied as a snapshot while the server is stopped."""
+    with contextlib.ExitStack() as stack:
+        if home is None:
+            home = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="kgmem-bench-")))
         port = free_port()
         settings = Settings(
             home=Path(home),
@@ -80,9 +86,11 @@ def local_server(heap: str = "2g", pagecache: str = "512m") -> Iterator[Settings
 
 
 @contextlib.asynccontextmanager
-async def local_stack(heap: str = "2g", pagecache: str = "512m") -> AsyncIterator[Kgmem]:
+async def local_stack(
+    heap: str = "2g", pagecache: str = "512m", home: Path | None = None
+) -> AsyncIterator[Kgmem]:
     """``local_server`` plus a connected ``Kgmem`` with the schema applied."""
-    with local_server(heap, pagecache) as settings:
+    with local_server(heap, pagecache, home) as settings:
         async with Kgmem(settings) as km:
             await km.init_schema()
             yield km

@@ -1,6 +1,10 @@
-// Write PageRank scores back as Memory.centrality.
-// params: $namespace, $scores, $now
-UNWIND $scores AS s
-MATCH (m:Memory {id: s.id, namespace: $namespace})
-SET m.centrality = s.score, m.centrality_at = $now
+// Seed 000's PageRank over a projected memory-entity graph (weighted by edge confidence), written back as Memory.centrality rounded to $digits places, only where it moved by more than $tolerance (float noise is not a change).
+// params: $graph, $namespace, $digits, $tolerance, $now
+CALL gds.pageRank.stream($graph, {dampingFactor: 0.85, maxIterations: 20, tolerance: 0.0000001,
+                                   relationshipWeightProperty: 'weight', concurrency: 1})
+YIELD nodeId, score
+WITH gds.util.asNode(nodeId) AS m, round(score, $digits) AS score
+WHERE m:Memory AND m.namespace = $namespace
+  AND (m.centrality IS NULL OR abs(m.centrality - score) > $tolerance)
+SET m.centrality = score, m.centrality_at = $now
 RETURN count(m) AS updated

@@ -66,10 +66,91 @@ async def find_lifecycle_memories(
     return [r["memory"] for r in rows]
 
 
-async def find_episodic_mentions(
-    graph: GraphClient, *, namespace: str, after: str, limit: int
+async def find_shared_entities(
+    graph: GraphClient,
+    *,
+    namespace: str,
+    statuses: list[str],
+    working_before: datetime,
+    working_accesses: int,
+    min_memories: int,
+) -> list[str]:
+    rows = await graph.run(
+        "find_shared_entities",
+        namespace=namespace,
+        statuses=statuses,
+        working_before=working_before,
+        working_accesses=working_accesses,
+        min_memories=min_memories,
+    )
+    return [str(r["id"]) for r in rows]
+
+
+async def find_tier_candidates(
+    graph: GraphClient,
+    *,
+    namespace: str,
+    statuses: list[str],
+    after: str,
+    limit: int,
+    shared: list[str],
+    promote_accesses: int,
+    promote_utility: float,
+    dormant_utility: float,
+    gate_importance: float,
 ) -> list[dict[str, Any]]:
-    rows = await graph.run("find_episodic_mentions", namespace=namespace, after=after, limit=limit)
+    rows = await graph.run(
+        "find_tier_candidates",
+        namespace=namespace,
+        statuses=statuses,
+        after=after,
+        limit=limit,
+        shared=shared,
+        promote_accesses=promote_accesses,
+        promote_utility=promote_utility,
+        dormant_utility=dormant_utility,
+        gate_importance=gate_importance,
+    )
+    return [r["memory"] for r in rows]
+
+
+async def find_rehearsal_candidates(
+    graph: GraphClient,
+    *,
+    namespace: str,
+    statuses: list[str],
+    after: str,
+    limit: int,
+    **filters: Any,
+) -> list[dict[str, Any]]:
+    rows = await graph.run(
+        "find_rehearsal_candidates",
+        namespace=namespace,
+        statuses=statuses,
+        after=after,
+        limit=limit,
+        **filters,
+    )
+    return [r["memory"] for r in rows]
+
+
+async def find_hot_candidates(
+    graph: GraphClient,
+    *,
+    namespace: str,
+    statuses: list[str],
+    min_utility: float,
+    min_access: int,
+    created_after: datetime,
+) -> list[dict[str, Any]]:
+    rows = await graph.run(
+        "find_hot_candidates",
+        namespace=namespace,
+        statuses=statuses,
+        min_utility=min_utility,
+        min_access=min_access,
+        created_after=created_after,
+    )
     return [r["memory"] for r in rows]
 
 
@@ -298,12 +379,32 @@ def write_topics(
     )
 
 
-async def find_pagerank_scores(graph: GraphClient, *, name: str, namespace: str) -> list[Row]:
-    return await graph.run("find_pagerank_scores", graph=name, namespace=namespace)
+async def get_centrality_changes(
+    graph: GraphClient, *, name: str, namespace: str, digits: int, tolerance: float
+) -> int:
+    rows = await graph.run(
+        "get_centrality_changes",
+        graph=name,
+        namespace=namespace,
+        digits=digits,
+        tolerance=tolerance,
+    )
+    return int(rows[0]["updated"]) if rows else 0
 
 
-def set_memory_centrality(*, namespace: str, scores: list[dict[str, Any]], now: datetime) -> Step:
-    return Step("set_memory_centrality", {"namespace": namespace, "scores": scores, "now": now})
+def set_memory_centrality(
+    *, name: str, namespace: str, digits: int, tolerance: float, now: datetime
+) -> Step:
+    return Step(
+        "set_memory_centrality",
+        {
+            "graph": name,
+            "namespace": namespace,
+            "digits": digits,
+            "tolerance": tolerance,
+            "now": now,
+        },
+    )
 
 
 # --- entity profiles and category summaries ------------------------------------------------------

@@ -192,6 +192,14 @@ def source_trust(source: str) -> float:
     return SOURCE_TRUST.get(_SOURCE_ALIASES.get(key, key), UNKNOWN_SOURCE_TRUST)
 
 
+def human_sources() -> frozenset[str]:
+    """The stored ``source`` spellings with full (human) trust, for filters that run in Cypher:
+    any other spelling is treated as less trusted there, which only widens such a filter."""
+    return frozenset(
+        k for k in SOURCE_TRUST.keys() | _SOURCE_ALIASES.keys() if source_trust(k) >= 1.0
+    )
+
+
 def flashbulb(emotion: Emotion) -> Emotion:
     """``emotion`` with its flashbulb flag set whenever arousal ≥ 0.8 (seed 004).
 

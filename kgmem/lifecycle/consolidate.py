@@ -30,12 +30,12 @@ from kgmem.lifecycle.memory_steps import (
     run_housekeeping,
     run_rehearsal,
     run_state_transitions,
-    run_tiers,
 )
 from kgmem.lifecycle.merge_steps import run_contradictions, run_redundancy
 from kgmem.lifecycle.policy import Caps, Policy, StepName, parse_caps, parse_steps
 from kgmem.lifecycle.report import ConsolidationReport, StepReport
 from kgmem.lifecycle.summary_steps import run_summaries
+from kgmem.lifecycle.tier_steps import run_tiers
 from kgmem.lifecycle.topic_steps import run_topics
 from kgmem.ml.llm import LLMClient
 from kgmem.settings import Settings

@@ -1,7 +1,8 @@
 """What a consolidation step runner gets, and the I/O helpers every runner shares.
 
 Contract: a runner reads through ``scan`` (keyset pages of at most ``caps.batch`` memories — seed
-004's B4 cap bounds what is held in memory at once) and the other gateway reads, decides with the
+004's B4 cap bounds what is held in memory at once — optionally through a step's candidate query
+that filters on the server) and the other gateway reads, decides with the
 pure rules, and writes everything it decided with one ``commit`` — one transaction, so a step
 lands whole or not at all, and in a dry run nothing is written. ``commit`` also advances the
 namespace's write version so recall's GDS projection is rebuilt after a change. ``projection``
@@ -14,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import uuid
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -32,6 +33,8 @@ from kgmem.taxonomy import Status
 log = logging.getLogger("kgmem.lifecycle")
 ALL_STATUSES: list[str] = [s.value for s in Status]
 GRAPH_PREFIX = "kgmem-lifecycle-"
+# A keyset page query (find_lifecycle_memories or a step's candidate query of the same shape).
+PageQuery = Callable[..., Awaitable[list[dict[str, Any]]]]
 
 
 @dataclass
@@ -48,27 +51,24 @@ class StepContext:
     llm_level: str = "off"
 
     async def scan(
-        self, statuses: Sequence[str], *, episodic_mentions: bool = False
+        self, statuses: Sequence[str], *, page: PageQuery | None = None, **filters: Any
     ) -> AsyncIterator[MemoryRecord]:
         """Every memory of the namespace in ``statuses``, page by page, as records; a row that
-        does not parse is counted (``stats.skipped``) and left alone. ``episodic_mentions``
-        reads only the live working/episodic memories with their entities (a light query for
-        the co-occurrence count; the records hold only those fields)."""
+        does not parse is counted (``stats.skipped``) and left alone. ``page`` swaps the plain
+        page query for a candidate query of the same row shape that applies ``filters`` on the
+        server, so only the memories a step's rules may change are shipped."""
         after = ""
-        page = self.caps.batch
+        size = self.caps.batch
+        find = page or lrepo.find_lifecycle_memories
         while True:
-            if episodic_mentions:
-                rows = await lrepo.find_episodic_mentions(
-                    self.graph, namespace=self.namespace, after=after, limit=page
-                )
-            else:
-                rows = await lrepo.find_lifecycle_memories(
-                    self.graph,
-                    namespace=self.namespace,
-                    statuses=list(statuses),
-                    after=after,
-                    limit=page,
-                )
+            rows = await find(
+                self.graph,
+                namespace=self.namespace,
+                statuses=list(statuses),
+                after=after,
+                limit=size,
+                **filters,
+            )
             for row in rows:
                 try:
                     record = MemoryRecord.from_row(row)
@@ -77,7 +77,7 @@ class StepContext:
                     log.warning("consolidation skips memory %s: %s", row.get("id"), exc)
                     continue
                 yield record
-            if len(rows) < page:
+            if len(rows) < size:
                 return
             after = str(rows[-1]["id"])
 

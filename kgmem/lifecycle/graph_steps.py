@@ -200,22 +200,31 @@ async def run_entities(ctx: StepContext) -> None:
 
 async def run_centrality(ctx: StepContext) -> None:
     """Seed 000's PageRank, over the memory–entity graph weighted by edge confidence, written
-    back as ``Memory.centrality`` (only the values that changed)."""
+    back as ``Memory.centrality`` on the server (rounded; only the values that changed), so no
+    score travels through Python."""
+    digits, tolerance = CENTRALITY_DIGITS, 10.0**-CENTRALITY_DIGITS
     async with ctx.projection("centrality") as name:
         proj = await lrepo.project_topic_graph(ctx.graph, name=name, namespace=ctx.namespace)
         ctx.stat("projected", int(proj["nodes"]))
         if int(proj["relationships"]) == 0:
             return
-        rows = await lrepo.find_pagerank_scores(ctx.graph, name=name, namespace=ctx.namespace)
-    scores = []
-    for r in rows:
-        new = round(float(r["score"]), CENTRALITY_DIGITS)
-        old = r.get("centrality")
-        if old is None or abs(float(old) - new) > 10**-CENTRALITY_DIGITS:
-            scores.append({"id": r["id"], "score": new})
-    if not scores:
-        return
-    out = await ctx.commit(
-        [lrepo.set_memory_centrality(namespace=ctx.namespace, scores=scores, now=ctx.now)]
-    )
-    ctx.report.count("centrality_updated", first_count(out[0], "updated", len(scores), ctx.dry_run))
+        # counted first: an unchanged graph writes nothing (and does not advance the namespace
+        # version, which would make recall rebuild its projection); a dry run stops here
+        due = await lrepo.get_centrality_changes(
+            ctx.graph, name=name, namespace=ctx.namespace, digits=digits, tolerance=tolerance
+        )
+        if ctx.dry_run or due == 0:
+            ctx.report.count("centrality_updated", due)
+            return
+        out = await ctx.commit(
+            [
+                lrepo.set_memory_centrality(
+                    name=name,
+                    namespace=ctx.namespace,
+                    digits=digits,
+                    tolerance=tolerance,
+                    now=ctx.now,
+                )
+            ]
+        )
+    ctx.report.count("centrality_updated", int(out[0][0]["updated"]) if out[0] else 0)

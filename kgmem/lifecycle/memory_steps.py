@@ -1,5 +1,5 @@
-"""Runners for the steps that walk the namespace's memories: rehearsal, state transitions, tiers
-and housekeeping.
+"""Runners for the steps that walk the namespace's memories: rehearsal, state transitions and
+housekeeping (the tiers runner is in :mod:`~kgmem.lifecycle.tier_steps`).
 
 Contract: each runner scans memories in bounded pages, decides with the pure rules
 (:mod:`~kgmem.lifecycle.upkeep`, :mod:`~kgmem.lifecycle.transitions`,
@@ -12,31 +12,18 @@ the next run rather than overwritten; the report counts what the graph actually 
 from __future__ import annotations
 
 from collections import Counter
+from datetime import datetime, timedelta
 from typing import Any
 
-from kgmem.errors import KgmemError, LLMError
+from kgmem.errors import KgmemError
 from kgmem.graph import lifecycle_repository as lrepo
+from kgmem.ingest.scoring import human_sources
 from kgmem.lifecycle.context import ALL_STATUSES, StepContext, first_count, log
-from kgmem.lifecycle.gate import (
-    GATE_SCHEMA,
-    GATE_SYSTEM,
-    GateVerdict,
-    gate_prompt,
-    heuristic_is_certain,
-    parse_llm_verdict,
-)
-from kgmem.lifecycle.records import MemoryRecord, StatusChange, TierChange
-from kgmem.lifecycle.tiers import (
-    SHARED_ENTITY_MIN,
-    TIERED_STATUSES,
-    TierDecision,
-    count_episodic_entities,
-    decide_tier,
-    hot_candidate,
-    hot_tier,
-    tier_after,
-    trim_plan,
-)
+from kgmem.lifecycle.policy import Policy
+from kgmem.lifecycle.records import StatusChange
+from kgmem.lifecycle.retention import ACCESS_STABILITY_WEIGHT, AUTO_EXTRACTED_DECAY
+from kgmem.lifecycle.strength import UTILITY_PRIOR
+from kgmem.lifecycle.tiers import TIERED_STATUSES, trim_plan
 from kgmem.lifecycle.transitions import decide_status, retention_now
 from kgmem.lifecycle.upkeep import (
     CoActivation,
@@ -44,16 +31,33 @@ from kgmem.lifecycle.upkeep import (
     Endangered,
     drift,
     endangered,
+    endangered_ratio,
     rehearsal_plan,
     replay_plan,
 )
-from kgmem.taxonomy import Tier
+from kgmem.taxonomy import BASE_STABILITY_DAYS, TIER_DECAY_MULTIPLIER, Tier
 
 LIVE = [s.value for s in TIERED_STATUSES]
-LLM_GATE_CALLS = 20  # seed 002 reviews at most 20 memories per cycle with the LLM
 
 
 # --- rehearsal --------------------------------------------------------------------------------
+
+
+def rehearsal_filters(policy: Policy, now: datetime) -> dict[str, Any]:
+    """What ``find_rehearsal_candidates`` filters by: seed 003's stability tables and the
+    thresholds of the pure rules (a superset of the memories rehearsal or drift may touch)."""
+    return {
+        "utility_prior": UTILITY_PRIOR,
+        "drift_before": now - timedelta(days=1) + timedelta(seconds=1),
+        "now_ms": int(now.timestamp() * 1000),
+        "min_ratio": endangered_ratio(policy),
+        "base_stability": {c.value: v for c, v in BASE_STABILITY_DAYS.items()},
+        "tier_decay": {t.value: v for t, v in TIER_DECAY_MULTIPLIER.items()},
+        "pinned_decay": TIER_DECAY_MULTIPLIER[Tier.SEMANTIC],
+        "human_sources": sorted(human_sources()),
+        "auto_decay": AUTO_EXTRACTED_DECAY,
+        "access_weight": ACCESS_STABILITY_WEIGHT,
+    }
 
 
 async def run_rehearsal(ctx: StepContext) -> None:
@@ -62,7 +66,8 @@ async def run_rehearsal(ctx: StepContext) -> None:
     endangered_: list[Endangered] = []
     stability: dict[str, float] = {}
     drifts: list[Drift] = []
-    async for m in ctx.scan(LIVE):
+    page = lrepo.find_rehearsal_candidates
+    async for m in ctx.scan(LIVE, page=page, **rehearsal_filters(ctx.policy, ctx.now)):
         ctx.stat("scanned")
         try:
             r = retention_now(m, ctx.now, ctx.policy)
@@ -171,110 +176,6 @@ async def run_state_transitions(ctx: StepContext) -> None:
         ctx.stat(f"rule:{rule}", n)
     if purges:
         ctx.report.count("purged", first_count(out[-1], "purged", len(purges), ctx.dry_run))
-
-
-# --- tiers --------------------------------------------------------------------------------------
-
-
-async def _llm_verdict(ctx: StepContext, m: MemoryRecord) -> GateVerdict | None:
-    if ctx.llm is None:
-        return None
-    try:
-        result = await ctx.llm.complete_json(GATE_SYSTEM, gate_prompt(m), GATE_SCHEMA, "core_gate")
-    except LLMError as exc:  # the heuristic decides instead (seed 002: LLM optional)
-        log.warning("core gate LLM failed for %s, using the heuristic: %s", m.id, exc)
-        ctx.stat("gate_llm_failed")
-        return None
-    ctx.stat("gate_llm_calls")
-    return parse_llm_verdict(result.data)
-
-
-def _wants_llm(ctx: StepContext, m: MemoryRecord, d: TierDecision) -> bool:
-    gated = d.rejected is not None or (d.change is not None and d.change.rule == "core_gate")
-    if ctx.llm is None or not gated or ctx.llm_level == "off":
-        return False
-    if ctx.report.stats.get("gate_llm_failed", 0):
-        return False  # down once: the heuristic decides the rest of this run
-    if ctx.report.stats.get("gate_llm_calls", 0) >= LLM_GATE_CALLS:
-        return False
-    if ctx.llm_level == "always":
-        return True
-    return d.rejected is not None and not heuristic_is_certain(m, d.rejected)
-
-
-async def run_tiers(ctx: StepContext) -> None:
-    """Seeds 001/002/004: working → episodic → semantic → dormant, reactivation, the core gate
-    with its cooldowns, and the hot-tier refresh."""
-    counts: Counter[str] = Counter()
-    # pass 1: which entities ≥ 3 episodic memories share
-    async for m in ctx.scan(LIVE, episodic_mentions=True):
-        counts.update(count_episodic_entities(m, ctx.now))
-    shared = frozenset(e for e, n in counts.items() if n >= SHARED_ENTITY_MIN)
-    changes: list[TierChange] = []
-    rejections: list[dict[str, Any]] = []
-    hot_pool: list[tuple[MemoryRecord, Tier]] = []
-    was_hot: set[str] = set()
-    async for m in ctx.scan(LIVE):  # pass 2: decide
-        ctx.stat("scanned")
-        if m.hot:
-            was_hot.add(m.id)
-        try:
-            d = decide_tier(m, ctx.now, shared, ctx.epoch)
-            if _wants_llm(ctx, m, d):
-                verdict = await _llm_verdict(ctx, m)
-                if verdict is not None:
-                    d = decide_tier(m, ctx.now, shared, ctx.epoch, gate=verdict)
-        except KgmemError as exc:
-            ctx.stat("skipped")
-            log.warning("consolidation skips memory %s: %s", m.id, exc)
-            continue
-        if d.change is not None and len(changes) >= ctx.caps.batch:
-            ctx.report.capped = True
-            d = TierDecision(rejected=d.rejected)
-        if d.change is not None:
-            changes.append(d.change)
-        if d.rejected is not None and len(rejections) < ctx.caps.batch:
-            rejections.append(
-                {"id": m.id, "old": m.gate_rejections, "reason": d.rejected.reason[:500]}
-            )
-        tier = tier_after(m, d)
-        if hot_candidate(m, tier, ctx.now):
-            hot_pool.append((m, tier))
-    hot = hot_tier(hot_pool, ctx.now)
-    heat = sorted(set(hot) - was_hot)
-    cool = sorted(was_hot - set(hot))
-    steps = []
-    if changes:
-        rows = [ctx.tier_row(c) for c in changes]
-        steps.append(lrepo.set_memory_tiers(namespace=ctx.namespace, changes=rows))
-    if rejections:
-        steps.append(
-            lrepo.set_gate_rejections(
-                namespace=ctx.namespace, rejections=rejections, epoch=ctx.epoch, now=ctx.now
-            )
-        )
-    if heat or cool:
-        steps.append(lrepo.set_memory_hot(namespace=ctx.namespace, hot=heat, cold=cool))
-    out = await ctx.commit(steps)
-    i = 0
-    if changes:
-        landed = first_count(out[i], "changed", len(changes), ctx.dry_run)
-        if landed == len(changes):
-            for c in changes:
-                ctx.report.count(f"to_{c.new.value}")
-        else:
-            ctx.report.count("tier_changed", landed)
-        i += 1
-    if rejections:
-        ctx.report.count(
-            "gate_rejected", first_count(out[i], "rejected", len(rejections), ctx.dry_run)
-        )
-        i += 1
-    if heat or cool:
-        ctx.report.count("hot_added", first_count(out[i], "heated", len(heat), ctx.dry_run))
-        ctx.report.count("hot_removed", first_count(out[i], "cooled", len(cool), ctx.dry_run))
-    for rule, n in Counter(c.rule for c in changes).items():
-        ctx.stat(f"rule:{rule}", n)
 
 
 # --- housekeeping -----------------------------------------------------------------------------

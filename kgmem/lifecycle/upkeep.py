@@ -22,7 +22,12 @@ from datetime import datetime, timedelta
 
 from kgmem.lifecycle.policy import Policy
 from kgmem.lifecycle.records import MemoryRecord
-from kgmem.lifecycle.retention import days_between
+from kgmem.lifecycle.retention import (
+    days_between,
+    exp_retention,
+    fsrs_retention,
+    regularise_retention,
+)
 from kgmem.lifecycle.strength import coactivation_boost, needs_rehearsal, rehearse, utility_drift
 from kgmem.taxonomy import Status, Tier
 
@@ -54,6 +59,31 @@ def endangered(m: MemoryRecord, r: float, now: datetime, policy: Policy) -> bool
     if m.rehearsed_at is not None:
         return days_between(m.rehearsed_at, now) >= policy.rehearsal_cooldown_days
     return True
+
+
+def endangered_ratio(policy: Policy) -> float:
+    """A lower bound on the t/S (days since last use over effective stability) at which a memory
+    can need rehearsal, so a filter ``t/S >= ratio`` run elsewhere never drops one that does.
+    Both curves are functions of t/S alone, non-increasing, and the regularisations are
+    monotone, so bisection on the pure functions finds the threshold; ``inf`` when retention
+    never drops below it."""
+    curve = fsrs_retention if policy.retention_model == "fsrs" else exp_retention
+
+    def due(x: float) -> bool:
+        return needs_rehearsal(regularise_retention(curve(x, 1.0), policy.regularisation))
+
+    lo, hi = 0.0, 1.0
+    while not due(hi):
+        lo, hi = hi, hi * 2.0
+        if hi > 1e12:
+            return math.inf
+    for _ in range(200):
+        mid = (lo + hi) / 2.0
+        if due(mid):
+            hi = mid
+        else:
+            lo = mid
+    return lo * (1.0 - 1e-9)
 
 
 @dataclass(frozen=True)

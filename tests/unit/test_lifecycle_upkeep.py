@@ -18,11 +18,14 @@ from kgmem.lifecycle.conflicts import (
 )
 from kgmem.lifecycle.policy import Policy
 from kgmem.lifecycle.records import MemoryRecord
+from kgmem.lifecycle.retention import exp_retention, fsrs_retention, regularise_retention
+from kgmem.lifecycle.strength import needs_rehearsal
 from kgmem.lifecycle.upkeep import (
     CoActivation,
     Endangered,
     drift,
     endangered,
+    endangered_ratio,
     rehearsal_plan,
     replay_plan,
 )
@@ -158,3 +161,50 @@ def test_the_cascade_flags_live_dependents_nearest_first_within_the_cap() -> Non
     assert due == 3 and [c.id for c in changes] == ["c1", "c2"]
     assert all(c.new is Status.CHALLENGED and c.related_id == "p" for c in changes)
     assert "2 steps back" in changes[1].reason
+
+
+# --- the rehearsal filter's bound ---------------------------------------------------------------
+
+POLICIES = [
+    Policy(),
+    Policy(retention_model="exp"),
+    Policy(regularisation="huber"),
+    Policy(regularisation="elastic"),
+    Policy(retention_model="exp", regularisation="elastic"),
+]
+
+
+@given(
+    st.sampled_from(POLICIES),
+    st.floats(min_value=0.0, max_value=5_000.0),
+    st.floats(min_value=0.01, max_value=5_000.0),
+)
+def test_no_memory_below_the_endangered_ratio_needs_rehearsal(
+    policy: Policy, t_days: float, stability_days: float
+) -> None:
+    # the server-side filter keeps t/S >= ratio: every endangered memory must pass it
+    r = regularise_retention(
+        (fsrs_retention if policy.retention_model == "fsrs" else exp_retention)(
+            t_days, stability_days
+        ),
+        policy.regularisation,
+    )
+    if needs_rehearsal(r):
+        assert t_days / stability_days >= endangered_ratio(policy)
+
+
+@given(st.sampled_from(POLICIES))
+def test_the_endangered_ratio_is_tight(policy: Policy) -> None:
+    # just above the bound a memory is endangered, at the bound not yet (a useful filter)
+    ratio = endangered_ratio(policy)
+    curve = fsrs_retention if policy.retention_model == "fsrs" else exp_retention
+
+    def due(x: float) -> bool:
+        return needs_rehearsal(regularise_retention(curve(x, 1.0), policy.regularisation))
+
+    assert not due(ratio) and due(ratio * (1 + 1e-6))
+
+
+def test_the_endangered_ratio_matches_fsrs_at_seed_004s_threshold() -> None:
+    # FSRS-6: (1 + x/9)^-2 < 0.3  <=>  x > 9 (0.3^-1/2 - 1)
+    assert abs(endangered_ratio(Policy()) - 9 * (0.3**-0.5 - 1)) < 1e-8
