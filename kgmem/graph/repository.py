@@ -9,7 +9,7 @@ declares, and shapes the rows. Namespace is a required argument of every data fu
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from kgmem.graph.client import GraphClient, Row, Step
@@ -232,10 +232,21 @@ async def search_memory_activation(
     )
 
 
+# get_recall_candidates sends these as UTC epoch microseconds (see its header)
+_RECALL_TIMES = ("created_at", "last_accessed", "valid_from", "valid_until", "recorded_at")
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
 async def get_recall_candidates(graph: GraphClient, *, namespace: str, ids: list[str]) -> list[Row]:
     if not ids:
         return []
-    return await graph.run("get_recall_candidates", namespace=namespace, ids=ids)
+    rows = await graph.run("get_recall_candidates", namespace=namespace, ids=ids)
+    for row in rows:
+        memory = row["memory"]
+        for key in _RECALL_TIMES:
+            if memory[key] is not None:  # exact: the driver also truncates nanoseconds
+                memory[key] = _EPOCH + timedelta(microseconds=memory[key])
+    return rows
 
 
 async def touch_memories(

@@ -5,13 +5,16 @@ CPU, with hub access disabled, optionally with its linear layers quantised to in
 (``embed_int8``) and a set number of torch threads (``embed_threads``; torch's setting is
 process-wide). ``embed`` returns L2-normalised 384-d vectors as plain lists of floats, batched;
 cosine similarity of two outputs is their dot product; a text repeated in one call is encoded once.
-Thread-safe loading: the API sends embedding work to threads.
+Thread-safe loading: the API sends embedding work to threads. ``embed_query`` serves recall: the
+same call, with the last ``QUERY_CACHE`` query batches remembered (agents repeat questions; a hit
+skips the model).
 """
 
 from __future__ import annotations
 
 import threading
 import warnings
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,6 +23,7 @@ from kgmem.ml.packages import disable_hub, find_model_dir, package_dir
 from kgmem.settings import Settings
 
 DIMENSIONS = 384
+QUERY_CACHE = 256  # recent query batches kept (~1.5 KiB of floats per query)
 
 
 class Embedder:
@@ -32,6 +36,8 @@ class Embedder:
         self._int8 = settings.embed_int8
         self._model: Any = None
         self._lock = threading.Lock()
+        self._queries: OrderedDict[tuple[str, ...], list[list[float]]] = OrderedDict()
+        self._queries_lock = threading.Lock()
 
     @property
     def loaded(self) -> bool:
@@ -83,8 +89,28 @@ class Embedder:
             convert_to_numpy=True,
             show_progress_bar=False,
         )
-        by_text = {t: [float(x) for x in row] for t, row in zip(distinct, vectors, strict=True)}
+        rows: list[list[float]] = vectors.tolist()  # float32 → the same Python floats, fast
+        by_text = dict(zip(distinct, rows, strict=True))
         return [by_text[t] for t in texts]
+
+    def embed_query(self, texts: Sequence[str]) -> list[list[float]]:
+        """``embed(texts)`` for a recall query batch, from a small LRU when it was asked lately.
+
+        Keyed by the whole batch, not per text, so a hit returns exactly what the model gave for
+        that batch. Callers must not mutate the vectors (they are shared with the cache).
+        """
+        key = tuple(texts)
+        with self._queries_lock:
+            hit = self._queries.get(key)
+            if hit is not None:
+                self._queries.move_to_end(key)
+                return list(hit)
+        vectors = self.embed(key)
+        with self._queries_lock:
+            self._queries[key] = vectors
+            while len(self._queries) > QUERY_CACHE:
+                self._queries.popitem(last=False)
+        return list(vectors)
 
     def embed_one(self, text: str) -> list[float]:
         return self.embed([text])[0]

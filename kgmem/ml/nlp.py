@@ -1,7 +1,9 @@
 """spaCy's English pipeline (en_core_web_sm 3.8), loaded by data path from an installed wheel.
 
 ``Nlp`` loads the pipeline lazily, once. ``entities`` maps spaCy's NER labels onto kgmem's entity
-types and drops the numeric and temporal labels (dates and amounts are values, not entities).
+types and drops the numeric and temporal labels (dates and amounts are values, not entities); it
+runs only the recogniser and what it listens to (en_core_web_sm's ``ner`` has a tok2vec of its
+own), so a recall query does not pay for the tagger, parser and lemmatizer it never reads.
 Loading by data path (not through the package's ``load()``) runs no code of the wheel itself.
 """
 
@@ -37,6 +39,7 @@ class Nlp:
     def __init__(self, settings: Settings) -> None:
         self._package = settings.spacy_package
         self._nlp: Any = None
+        self._not_ner: list[str] = []
         self._lock = threading.Lock()
 
     @property
@@ -52,12 +55,24 @@ class Nlp:
                     import spacy
                 except ImportError as exc:
                     raise ModelUnavailable("spaCy is not installed: pip install spacy") from exc
-                self._nlp = spacy.load(path)
+                nlp = spacy.load(path)
+                self._not_ner = _not_needed_for_ner(nlp)
+                self._nlp = nlp
             return self._nlp
 
     def entities(self, text: str) -> list[EntityMention]:
-        doc = self.pipeline()(text)
+        doc = self.pipeline()(text, disable=self._not_ner)
         return mentions_of(doc)
+
+
+def _not_needed_for_ner(nlp: Any) -> list[str]:
+    """The components whose output ``ner`` does not read: all but ``ner`` and any shared
+    tok2vec it listens to (none in en_core_web_sm, whose ``ner`` embeds the text itself)."""
+    keep = {"ner"}
+    for name, pipe in nlp.pipeline:
+        if "ner" in (getattr(pipe, "listening_components", None) or ()):
+            keep.add(name)
+    return [name for name in nlp.pipe_names if name not in keep]
 
 
 def mentions_of(doc: Any) -> list[EntityMention]:

@@ -42,6 +42,7 @@ from kgmem.recall.query import (
 )
 from kgmem.recall.scoring import Candidate, Scored, rank
 from kgmem.recall.xray import ChannelEvidence, Dropped, DropReason, HitExplain, PathStep, Xray
+from kgmem.records import EntityMention
 from kgmem.taxonomy import Category, Tier, parse_enum
 from kgmem.validation import check_limit, check_namespace, check_text
 
@@ -179,7 +180,7 @@ async def recall(
     best = max((e.vector for e in ev.values() if e.vector is not None), default=None)
     if "vector" in req.channels and should_expand(_cos(best)):  # seed 002 auto-expansion
         hyde = hyde_variants(req.query)
-        vecs = await asyncio.to_thread(embedder.embed, hyde)
+        vecs = await asyncio.to_thread(embedder.embed_query, hyde)
         rows = await index_search.search_memory_vector(
             graph,
             namespace=req.namespace,
@@ -344,53 +345,85 @@ async def _channels(
     subs: list[str],
     run: _Run,
 ) -> tuple[dict[str, Evidence], list[list[str]], list[float], frozenset[str]]:
-    vecs = await asyncio.to_thread(
-        embedder.embed, [req.query, *subs[1:]] if len(subs) > 1 else [req.query]
-    )
-    mentions = await asyncio.to_thread(nlp.entities, req.query) if "entity" in req.channels else []
-    run.tick("embed")
-    ev: dict[str, Evidence] = {}
-    rankings: list[list[str]] = []
     queries = [req.query, *subs[1:]] if len(subs) > 1 else [req.query]
-    names = sorted({normalize_name(m.name) for m in mentions} - {""})
     k = _k(req)
     ns = req.namespace
-    # (channel name, evidence kind, query name, search): independent reads, run concurrently and
-    # collected in this order, so ranks and paths do not depend on which answered first.
-    searches: list[tuple[str, str, str, Awaitable[list[Row]]]] = []
-
-    def add(name: str, kind: str, search: Awaitable[list[Row]], query_name: str) -> None:
-        searches.append((name, kind, query_name, search))
-
-    for i, (q, vec) in enumerate(zip(queries, vecs, strict=True)):
-        tag = "" if i == 0 else f"#{i}"
-        lucene = to_lucene(q)
-        if "vector" in req.channels:
-            search = index_search.search_memory_vector(
-                graph, namespace=ns, embedding=vec, k=k, limit=k
-            )
-            add("vector" + tag, "vector", search, "search_memory_vector")
-        if "fulltext" in req.channels and lucene:
-            search = index_search.search_memory_fulltext(
-                graph, namespace=ns, query=lucene, k=k, limit=k
-            )
-            add("fulltext" + tag, "fulltext", search, "search_memory_fulltext")
-        if "episode" in req.channels and lucene:  # the turns' own words, before any rewrite
-            search = index_search.search_episode_memories(
-                graph, namespace=ns, query=lucene, k=k, limit=k
-            )
-            add("episode" + tag, "fulltext", search, "search_episode_memories")
-    if "entity" in req.channels and (names or to_lucene(req.query)):
-        search = repository.search_entity_memories(
-            graph, namespace=ns, names=names, query=to_lucene(req.query) or "", hops=2, limit=k
+    # The text searches need neither the embedding nor the query's entities, so they start at
+    # once and run on the server while the embedder and spaCy work in threads; the vector and
+    # entity searches start as soon as their input is there. The results are still collected
+    # in the fixed order below, so ranks, fusion and paths do not depend on who answered first.
+    searches: list[tuple[str, str, str, asyncio.Task[list[Row] | None]]] = []
+    async with asyncio.TaskGroup() as tg:
+        embedding = tg.create_task(asyncio.to_thread(embedder.embed_query, queries))
+        mentions = (
+            tg.create_task(asyncio.to_thread(nlp.entities, req.query))
+            if "entity" in req.channels
+            else None
         )
-        add("entity", "entity", search, "search_entity_memories")
-    results = await asyncio.gather(*(search for *_, search in searches))
-    for (name, kind, query_name, _), rows in zip(searches, results, strict=True):
+
+        def add(name: str, kind: str, query_name: str, search: Awaitable[list[Row] | None]) -> None:
+            searches.append((name, kind, query_name, tg.create_task(_rows(search))))
+
+        for i, q in enumerate(queries):
+            tag = "" if i == 0 else f"#{i}"
+            lucene = to_lucene(q)
+            if "vector" in req.channels:
+                search = _vector_search(graph, ns, embedding, i, k)
+                add("vector" + tag, "vector", "search_memory_vector", search)
+            if "fulltext" in req.channels and lucene:
+                search = index_search.search_memory_fulltext(
+                    graph, namespace=ns, query=lucene, k=k, limit=k
+                )
+                add("fulltext" + tag, "fulltext", "search_memory_fulltext", search)
+            if "episode" in req.channels and lucene:  # the turns' own words, before any rewrite
+                search = index_search.search_episode_memories(
+                    graph, namespace=ns, query=lucene, k=k, limit=k
+                )
+                add("episode" + tag, "fulltext", "search_episode_memories", search)
+        if mentions is not None:
+            add("entity", "entity", "search_entity_memories", _entity_search(graph, req, mentions))
+        vecs = await embedding
+        names = _names(await mentions) if mentions is not None else []
+        run.tick("embed")  # embedding and NER; the text searches ran alongside
+    ev: dict[str, Evidence] = {}
+    rankings: list[list[str]] = []
+    for name, kind, query_name, task in searches:
+        rows = task.result()
+        if rows is None:  # the entity channel had nothing to search for
+            continue
         run.queries.append(query_name)
         _collect(ev, rankings, name, rows, kind)
     run.tick("channels")
     return ev, rankings, vecs[0], frozenset(names)
+
+
+async def _rows(search: Awaitable[list[Row] | None]) -> list[Row] | None:
+    return await search
+
+
+def _names(mentions: Sequence[EntityMention]) -> list[str]:
+    return sorted({normalize_name(m.name) for m in mentions} - {""})
+
+
+async def _vector_search(
+    graph: GraphClient, ns: str, embedding: Awaitable[list[list[float]]], i: int, k: int
+) -> list[Row]:
+    vecs = await embedding
+    return await index_search.search_memory_vector(
+        graph, namespace=ns, embedding=vecs[i], k=k, limit=k
+    )
+
+
+async def _entity_search(
+    graph: GraphClient, req: RecallRequest, mentions: Awaitable[list[EntityMention]]
+) -> list[Row] | None:
+    names = _names(await mentions)
+    lucene = to_lucene(req.query)
+    if not names and not lucene:
+        return None
+    return await repository.search_entity_memories(
+        graph, namespace=req.namespace, names=names, query=lucene or "", hops=2, limit=_k(req)
+    )
 
 
 def _hits(

@@ -7,8 +7,9 @@ import math
 import pytest
 
 from kgmem.errors import ModelUnavailable
+from kgmem.ml import embedder as embedder_module
 from kgmem.ml.embedder import Embedder
-from kgmem.ml.nlp import Nlp
+from kgmem.ml.nlp import Nlp, _not_needed_for_ner, mentions_of
 from kgmem.settings import Settings
 
 pytestmark = pytest.mark.models
@@ -63,6 +64,18 @@ def test_a_text_repeated_in_one_call_is_encoded_once(embedder: Embedder) -> None
     assert max(abs(x - y) for x, y in zip(out[0], embedder.embed_one("Ana"), strict=True)) < 1e-4
 
 
+def test_query_embeddings_come_from_a_bounded_lru(
+    embedder: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(embedder_module, "QUERY_CACHE", 2)
+    batches = [("Where does Priya live?",), ("What did Melanie paint?", "Melanie painting"), ("x",)]
+    first = [embedder.embed_query(b) for b in batches]
+    assert first == [embedder.embed(b) for b in batches]
+    assert list(embedder._queries) == batches[1:]  # the oldest batch was evicted
+    assert embedder.embed_query(batches[1]) == first[1]
+    assert list(embedder._queries) == [batches[2], batches[1]]  # a hit is the most recent
+
+
 def test_int8_embedder_keeps_the_geometry(embedder: Embedder) -> None:
     texts = [
         "The cat sat on the mat.",
@@ -87,6 +100,28 @@ def test_spacy_finds_person_and_org() -> None:
     found = {(m.name, m.type) for m in mentions}
     assert ("Satya Nadella", "person") in found
     assert ("Microsoft", "organization") in found
+
+
+QUERIES = [
+    "When did Caroline go to the LGBTQ support group?",
+    "What did Melanie paint recently?",
+    "Where did Jon and Gina meet for coffee in Paris last May?",
+    "Satya Nadella said Microsoft will open an office in Oslo.",
+    "What does John think about the Eiffel Tower and the Louvre?",
+    "How many kids does Maria have with her husband at Google?",
+    "Did Audrey adopt a dog from the Humane Society in Portland?",
+    "what instrument does evan play in the Boston Symphony Orchestra",
+    "Which book by Toni Morrison did Deborah recommend on Tuesday?",
+]
+
+
+def test_entities_skip_the_components_ner_does_not_read() -> None:
+    """Recall's NER-only run finds exactly what the full pipeline finds, and skips real work."""
+    nlp = Nlp(Settings())
+    full = nlp.pipeline()
+    assert {"parser", "tagger", "lemmatizer"} <= set(_not_needed_for_ner(full))
+    for query in QUERIES:
+        assert nlp.entities(query) == mentions_of(full(query))
 
 
 def test_missing_model_package_names_it() -> None:

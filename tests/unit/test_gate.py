@@ -649,7 +649,9 @@ def test_batch_grouping_uses_each_pair_cosine_at_the_reinforce_threshold() -> No
     # Three facts with no shared wording: only the embeddings can group them. a~b sit exactly at
     # REINFORCE_SIM (grouped), a~c just below it (kept apart).
     a = ExtractedFact(content="Ana adopted a dog named Rex.", category="fact", confidence=0.8)
-    b = ExtractedFact(content="Ana adopted a dog named Rex in May.", category="fact", confidence=0.8)
+    b = ExtractedFact(
+        content="Ana adopted a dog named Rex in May.", category="fact", confidence=0.8
+    )
     c = ExtractedFact(content="Bruno sold his red bicycle.", category="fact", confidence=0.8)
     s = 0.95
     below = 0.949
