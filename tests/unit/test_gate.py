@@ -648,11 +648,14 @@ def test_the_batch_cosine_matrix_is_the_pairwise_cosine(vectors: list[list[float
 def test_batch_grouping_uses_each_pair_cosine_at_the_reinforce_threshold() -> None:
     # Three facts with no shared wording: only the embeddings can group them. a~b sit exactly at
     # REINFORCE_SIM (grouped), a~c just below it (kept apart).
-    a = ExtractedFact(content="Ana adopted a dog named Rex.", category="fact", confidence=0.8)
-    b = ExtractedFact(
-        content="Ana adopted a dog named Rex in May.", category="fact", confidence=0.8
+    a, b, c = (
+        ExtractedFact(content=text, category="fact", confidence=0.8)
+        for text in (
+            "Ana adopted a dog named Rex.",
+            "Ana adopted a dog named Rex in May.",
+            "Bruno sold his red bicycle.",
+        )
     )
-    c = ExtractedFact(content="Bruno sold his red bicycle.", category="fact", confidence=0.8)
     s = 0.95
     below = 0.949
     vecs = [[1.0, 0.0, 0.0], [s, (1 - s * s) ** 0.5, 0.0], [below, 0.0, (1 - below * below) ** 0.5]]
