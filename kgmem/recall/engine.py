@@ -50,7 +50,6 @@ CHANNELS = ("vector", "fulltext", "episode", "entity", "activation")
 ACTIVATIONS = ("spreading", "pagerank")
 ACTIVATION_SEEDS = 10
 ACTIVATION_DECAY = 0.5  # activation halves per hop
-CHANNEL_DEPTH = 100  # rows each channel reads (at least; 5x the limit for large limits)
 FANOUT_CAP = 50  # entities mentioned by more memories than this do not spread activation
 CO_ACTIVATION_TOP = 5  # Hebbian pairs are formed among the top hits
 
@@ -210,7 +209,7 @@ async def recall(
         fused = fuse(rankings, profile.channel_weights)
         run.tick("activation")
     rrf_of = dict(fused)
-    ids = [mid for mid, _ in fused[: _pool(req)]]
+    ids = [mid for mid, _ in fused[: max(_k(req), 3 * req.limit)]]
     rows = await repository.get_recall_candidates(graph, namespace=req.namespace, ids=ids)
     run.queries.append("get_recall_candidates")
     cands = [
@@ -286,12 +285,6 @@ def turns_by_relevance(query: str, turns: Sequence[dict[str, Any]]) -> tuple[str
 
 
 def _k(req: RecallRequest) -> int:
-    # Each channel's depth. Deeper than the pool: a memory ranked 70th by one channel can still
-    # fuse into the pool when others rank it too (LoCoMo dev split, R@10: depth 60 → 100 +0.02).
-    return max(CHANNEL_DEPTH, 5 * req.limit)
-
-
-def _pool(req: RecallRequest) -> int:
     return max(50, 3 * req.limit)  # seed 004: 3x overfetch for the MMR pool
 
 
