@@ -29,7 +29,7 @@ from kgmem.ml.embedder import Embedder
 from kgmem.ml.nlp import Nlp
 from kgmem.recall.diversity import centroid, gate_confidence, hit_confidence, mmr
 from kgmem.recall.filters import Evidence, Filters, apply_filters, to_candidate
-from kgmem.recall.fusion import rrf
+from kgmem.recall.fusion import fuse
 from kgmem.recall.lucene import to_lucene
 from kgmem.recall.profiles import get_mode, get_profile
 from kgmem.recall.query import (
@@ -191,7 +191,7 @@ async def recall(
         run.queries.append("search_memory_vector")
         _collect(ev, rankings, "vector_hyde", rows, "vector")
         run.tick("expand")
-    fused = rrf(rankings)
+    fused = fuse(rankings, profile.channel_weights)
     if "activation" in req.channels and fused:
         seeds = [
             {"id": mid, "weight": 1.0 / (1 + i)}
@@ -207,7 +207,7 @@ async def recall(
         )
         run.queries.append("search_memory_activation")
         _collect(ev, rankings, "activation", rows, "activation")
-        fused = rrf(rankings)
+        fused = fuse(rankings, profile.channel_weights)
         run.tick("activation")
     rrf_of = dict(fused)
     ids = [mid for mid, _ in fused[: max(_k(req), 3 * req.limit)]]
@@ -309,7 +309,7 @@ def _stability(c: Candidate, now: datetime) -> float:
 
 def _collect(
     ev: dict[str, Evidence],
-    rankings: list[list[str]],
+    rankings: list[tuple[str, list[str]]],
     name: str,
     rows: Sequence[dict[str, Any]],
     kind: str,
@@ -334,7 +334,7 @@ def _collect(
             e.path = tuple(row["path"])
             e.path_confidences = tuple(row.get("confidences") or ())
         ranking.append(row["id"])
-    rankings.append(ranking)
+    rankings.append((name, ranking))
 
 
 async def _channels(
@@ -344,7 +344,7 @@ async def _channels(
     req: RecallRequest,
     subs: list[str],
     run: _Run,
-) -> tuple[dict[str, Evidence], list[list[str]], list[float], frozenset[str]]:
+) -> tuple[dict[str, Evidence], list[tuple[str, list[str]]], list[float], frozenset[str]]:
     queries = [req.query, *subs[1:]] if len(subs) > 1 else [req.query]
     k = _k(req)
     ns = req.namespace
@@ -386,7 +386,7 @@ async def _channels(
         names = _names(await mentions) if mentions is not None else []
         run.tick("embed")  # embedding and NER; the text searches ran alongside
     ev: dict[str, Evidence] = {}
-    rankings: list[list[str]] = []
+    rankings: list[tuple[str, list[str]]] = []
     for name, kind, query_name, task in searches:
         rows = task.result()
         if rows is None:  # the entity channel had nothing to search for

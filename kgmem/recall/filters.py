@@ -90,6 +90,7 @@ def to_candidate(
         rrf_score=rrf_score,
         entity_matches=len(query_entities & set(entities)),
         co_activation=co,
+        matched_entities=tuple(sorted(query_entities & set(entities))),
     )
 
 

@@ -95,13 +95,16 @@ DEFAULT_PROFILE = "balanced"
 
 @dataclass(frozen=True)
 class Profile:
-    """One ranking profile: a weight per factor (summing to 1) and a recency half-life."""
+    """One ranking profile: a weight per factor (summing to 1), a recency half-life and the
+    weight of each recall channel's list in the rank fusion (a channel not named weighs 1:
+    seed 004's plain RRF)."""
 
     name: str
     description: str
     weights: Mapping[str, float]
     recency_half_life_days: float
     groups: Mapping[str, float] = field(default_factory=dict)  # seed 003's group shares
+    channel_weights: Mapping[str, float] = field(default_factory=dict)
 
     def weight(self, factor: str) -> float:
         return self.weights.get(factor, 0.0)
@@ -137,6 +140,7 @@ class Profile:
             MappingProxyType(weights),
             self.recency_half_life_days,
             self.groups,
+            self.channel_weights,
         )
 
 
@@ -156,6 +160,7 @@ def _expand(name: str) -> Profile:
 
 
 PROFILES: dict[str, Profile] = {name: _expand(name) for name in SEED_003_WEIGHTS}
+PRECISE_CHANNEL_WEIGHTS: dict[str, float] = {"entity": 0.3, "activation": 0.5}
 # kgmem's own sixth profile: relevance first, for question answering over long conversations,
 # where every memory is old and importance/recency are weak evidence of what a question asks.
 # Measured on LoCoMo (benchmarks/locomo.py --profile precise); not one of seed 003's five.
@@ -180,6 +185,10 @@ PROFILES["precise"] = Profile(
     groups=MappingProxyType(
         {"semantic": 0.90, "recency": 0.0, "decay": 0.05, "importance": 0.03, "confidence": 0.02}
     ),
+    # The entity and spreading-activation lists rank memories by who they are about, not by
+    # what the question asks: in a conversation nearly every memory names one of the speakers.
+    # They still lift multi-hop answers, so they stay in the fusion at a lower weight.
+    channel_weights=MappingProxyType(PRECISE_CHANNEL_WEIGHTS),
 )
 
 

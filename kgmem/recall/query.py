@@ -340,6 +340,8 @@ def hyde_variants(query: str, intent: HydeIntent | None = None) -> list[str]:
     variants: list[str] = []
     for template in HYDE_TEMPLATES[chosen]:
         text = template.format(t=topic).strip()
+        if not text:  # a blank query leaves the bare "{t}" template empty
+            continue
         text = text[0].upper() + text[1:]
         if text.lower() not in {v.lower() for v in variants} | {query.strip().lower()}:
             variants.append(text)

@@ -5,7 +5,8 @@ returns ``Scored(final, contributions, factors)`` where ``math.fsum(contribution
 final`` exactly — ``final`` is defined as that sum. The composite is seed 003/004's weighted sum
 over :data:`profiles.FACTORS` (each weight × a factor in [0, 1]), then seed 004's additive boosts
 (entity +0.1 per matching entity, episode +0.15 for the same session, Hebbian +0.05 when a
-co-activation count is ≥ 3), then the multiplicative boosts in seed 004's order (sub-tier, tier,
+co-activation count is ≥ 3; within a ranked set a query entity counts by its specificity, see
+``entity_specificity``), then the multiplicative boosts in seed 004's order (sub-tier, tier,
 seed 000's lifecycle and disputed adjustments, seed 004's low source confidence and optional
 mood congruence). A multiplicative boost is recorded as its own additive delta
 (``score × (m − 1)``), so the X-ray can show every factor's share. ``factors`` holds each weighted
@@ -17,8 +18,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from kgmem.errors import InvalidInput
@@ -122,6 +123,7 @@ class Candidate:
     rrf_score: float = 0.0
     entity_matches: int = 0
     co_activation: int = 0
+    matched_entities: tuple[str, ...] = ()  # the query entities this memory mentions
 
 
 @dataclass(frozen=True)
@@ -131,6 +133,8 @@ class Norms:
     bm25_max: float = 1.0
     activation_max: float = 1.0
     rrf_max: float = 1.0
+    # query entity -> its specificity in this set (absent: counts fully, seed 004's flat +0.1)
+    entity_specificity: Mapping[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -285,7 +289,7 @@ def score(
     same_session = session_id is not None and c.session_id == session_id
     hebbian = c.co_activation >= COACTIVATION_MIN
     counts = {
-        "entity_boost": float(max(c.entity_matches, 0)),
+        "entity_boost": _entity_units(c, n),
         "episode_boost": 1.0 if same_session else 0.0,
         "coactivation_boost": 1.0 if hebbian else 0.0,
     }
@@ -306,8 +310,35 @@ def score(
     return Scored(math.fsum(contributions.values()), contributions, factors, c.id)
 
 
+def _entity_units(c: Candidate, n: Norms) -> float:
+    """How many query entities the memory matches, each weighted by its specificity."""
+    if not c.matched_entities:
+        return float(max(c.entity_matches, 0))
+    return math.fsum(n.entity_specificity.get(e, 1.0) for e in c.matched_entities)
+
+
+def entity_specificity(candidates: Sequence[Candidate]) -> dict[str, float]:
+    """Each matched query entity's specificity in a candidate set: 1 − the share of candidates
+    that mention it (an IDF within the set).
+
+    Seed 004 boosts a memory +0.1 per query entity it mentions. When a query names someone
+    nearly every memory is about (the two speakers of a conversation, the user), that boost
+    lifts every candidate alike and only drowns the evidence channels; a rarely mentioned entity
+    still separates the memories that name it, so it keeps (nearly) the whole boost. A set of
+    fewer than two candidates has nothing to separate: every entity counts fully.
+    """
+    if len(candidates) < 2:
+        return {}
+    counts: dict[str, int] = {}
+    for c in candidates:
+        for e in set(c.matched_entities):
+            counts[e] = counts.get(e, 0) + 1
+    return {e: 1.0 - k / len(candidates) for e, k in counts.items()}
+
+
 def norms_for(candidates: Iterable[Candidate]) -> Norms:
-    """The channel maxima over one candidate set (a channel nobody scored keeps 1.0)."""
+    """The channel maxima over one candidate set (a channel nobody scored keeps 1.0) and the
+    query entities' specificity in it."""
     items = list(candidates)
 
     def top(values: Iterable[float | None]) -> float:
@@ -318,6 +349,7 @@ def norms_for(candidates: Iterable[Candidate]) -> Norms:
         bm25_max=top(c.bm25_score for c in items),
         activation_max=top(c.activation_score for c in items),
         rrf_max=top(c.rrf_score for c in items),
+        entity_specificity=entity_specificity(items),
     )
 
 
@@ -331,7 +363,8 @@ def rank(
     mood_valence: float | None = None,
     query_embedding: Sequence[float] | None = None,
 ) -> list[Scored]:
-    """Score a candidate set (BM25/activation/RRF normalised within it), best first, ties by id."""
+    """Score a candidate set (BM25/activation/RRF and entity specificity taken within it), best
+    first, ties by id."""
     items = list(candidates)
     norms = norms_for(items)
     scored = [

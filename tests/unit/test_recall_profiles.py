@@ -112,3 +112,14 @@ def test_unknown_names_raise_listing_the_allowed(getter: object, name: str) -> N
     assert all(n in err.value.message for n in allowed)
     with pytest.raises(InvalidInput):
         getter(42)  # type: ignore[operator]
+
+
+def test_channel_weights_are_data_seed_profiles_fuse_plainly() -> None:
+    assert all(not PROFILES[n].channel_weights for n in SEED_003_WEIGHTS)  # seed 004's plain RRF
+    precise = PROFILES["precise"]
+    assert all(0.0 <= w <= 1.0 for w in precise.channel_weights.values())
+    # the graph channels count for less than the lexical and vector ones, never for nothing
+    lexical = min(precise.channel_weights.get(c, 1.0) for c in ("vector", "fulltext", "episode"))
+    assert all(0.0 < precise.channel_weights[c] < lexical for c in ("entity", "activation"))
+    tuned = precise.tuned(utility_boost=0.2, vector_weight=0.6, fts_weight=0.4)
+    assert tuned.channel_weights == precise.channel_weights

@@ -212,6 +212,12 @@ def test_hyde_gives_two_or_three_distinct_variants(query: str, intent: HydeInten
     assert all(v.strip() for v in variants)
 
 
+def test_hyde_of_a_blank_query_has_no_empty_variant() -> None:
+    # found by the property above: the bare "{t}" template of a blank topic used to crash
+    variants = hyde_variants(" ", HydeIntent.GENERAL)
+    assert 2 <= len(variants) <= 3 and all(v.strip() for v in variants)
+
+
 # --- expansion and namespaces (seed 002) --------------------------------------------------------
 
 

@@ -20,6 +20,7 @@ from kgmem.recall.scoring import (
     Candidate,
     Norms,
     act_r_activation,
+    entity_specificity,
     norms_for,
     rank,
     recency,
@@ -293,3 +294,44 @@ def test_low_source_confidence_and_mood() -> None:
 def test_rank_is_best_first_with_ties_by_id() -> None:
     twins = [cand(id="b"), cand(id="a"), cand(id="c", importance=0.9)]
     assert [s.memory_id for s in rank(twins, BALANCED, NOW)] == ["c", "a", "b"]
+
+
+def test_entity_boost_counts_a_query_entity_by_its_specificity_in_the_set() -> None:
+    # "caroline" is in every candidate, "charlotte" in one of four: only the rare name separates
+    cs = [
+        cand(id="a", matched_entities=("caroline", "charlotte"), entity_matches=2),
+        cand(id="b", matched_entities=("caroline",), entity_matches=1),
+        cand(id="c", matched_entities=("caroline",), entity_matches=1),
+        cand(id="d", matched_entities=("caroline",), entity_matches=1),
+    ]
+    spec = entity_specificity(cs)
+    assert spec == {"caroline": 0.0, "charlotte": 0.75}
+    by_id = {s.memory_id: s for s in rank(cs, BALANCED, NOW)}
+    assert by_id["a"].contributions["entity_boost"] == pytest.approx(0.075)
+    assert by_id["b"].contributions["entity_boost"] == 0.0
+    assert by_id["a"].factors["entity_boost"] == pytest.approx(0.75)
+    # scored alone (no set to compare with) every match counts fully: seed 004's +0.1 each
+    assert score(cs[0], BALANCED, NOW).contributions["entity_boost"] == pytest.approx(0.2)
+    assert entity_specificity(cs[:1]) == {}
+
+
+@given(st.lists(st.lists(st.sampled_from("xyz"), max_size=3, unique=True), min_size=1, max_size=8))
+def test_entity_specificity_is_a_share_and_never_exceeds_the_flat_boost(
+    mentions: list[list[str]],
+) -> None:
+    cs = [
+        cand(id=str(i), matched_entities=tuple(m), entity_matches=len(m))
+        for i, m in enumerate(mentions)
+    ]
+    spec = entity_specificity(cs)
+    assert all(0.0 <= v < 1.0 for v in spec.values())
+    for s in rank(cs, BALANCED, NOW):
+        c = next(c for c in cs if c.id == s.memory_id)
+        assert 0.0 <= s.factors["entity_boost"] <= c.entity_matches
+    # an entity mentioned by fewer candidates is at least as specific
+    for e, v in spec.items():
+        for f, w in spec.items():
+            ne = sum(e in c.matched_entities for c in cs)
+            nf = sum(f in c.matched_entities for c in cs)
+            if ne < nf:
+                assert v > w
