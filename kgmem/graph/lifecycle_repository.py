@@ -231,8 +231,22 @@ async def find_invalidated_dependents(
 # --- redundancy ----------------------------------------------------------------------------------
 
 
-async def project_similarity_graph(graph: GraphClient, *, name: str, namespace: str) -> Row:
-    return (await graph.run("project_similarity_graph", graph=name, namespace=namespace))[0]
+async def find_unchecked_memories(graph: GraphClient, *, namespace: str, limit: int) -> list[str]:
+    rows = await graph.run("find_unchecked_memories", namespace=namespace, limit=limit)
+    return [str(r["id"]) for r in rows]
+
+
+def set_dedup_checked(*, namespace: str, ids: list[str], now: datetime) -> Step:
+    return Step("set_dedup_checked", {"namespace": namespace, "ids": ids, "now": now})
+
+
+async def project_similarity_graph(
+    graph: GraphClient, *, name: str, namespace: str, sources: list[str]
+) -> Row:
+    rows = await graph.run(
+        "project_similarity_graph", graph=name, namespace=namespace, sources=sources
+    )
+    return rows[0]
 
 
 async def find_similar_memories(
