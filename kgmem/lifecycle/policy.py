@@ -102,7 +102,7 @@ class Caps:
     batch: int = 500
     rehearsal: int = 50
     redundancy: int = 50
-    redundancy_window: int = 5_000
+    redundancy_window: int = 1_000
     cascade: int = 100
     entity_merges: int = 50
     summaries: int = 50
