@@ -231,19 +231,32 @@ async def find_invalidated_dependents(
 # --- redundancy ----------------------------------------------------------------------------------
 
 
-async def project_similarity_graph(graph: GraphClient, *, name: str, namespace: str) -> Row:
-    return (await graph.run("project_similarity_graph", graph=name, namespace=namespace))[0]
+async def find_unchecked_memories(graph: GraphClient, *, namespace: str, limit: int) -> list[str]:
+    rows = await graph.run("find_unchecked_memories", namespace=namespace, limit=limit)
+    return [str(r["id"]) for r in rows]
+
+
+def set_dedup_checked(*, namespace: str, ids: list[str], now: datetime) -> Step:
+    return Step("set_dedup_checked", {"namespace": namespace, "ids": ids, "now": now})
 
 
 async def find_similar_memories(
-    graph: GraphClient, *, name: str, namespace: str, top_k: int, cutoff: float, limit: int
+    graph: GraphClient,
+    *,
+    namespace: str,
+    ids: list[str],
+    top_k: int,
+    cutoff: float,
+    candidates: int,
+    limit: int,
 ) -> list[Row]:
     return await graph.run(
         "find_similar_memories",
-        graph=name,
         namespace=namespace,
+        ids=ids,
         top_k=top_k,
         cutoff=cutoff,
+        candidates=candidates,
         limit=limit,
     )
 

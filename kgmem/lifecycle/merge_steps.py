@@ -3,10 +3,12 @@ the invalidation cascade) and redundancy.
 
 Contract: like every runner, each one reads, decides with the pure rules
 (:mod:`~kgmem.lifecycle.conflicts`, :mod:`~kgmem.lifecycle.redundancy`) and writes all it decided
-in one transaction. Redundancy finds near-duplicates with GDS kNN (bounded topK and iterations,
-concurrency ≤ 4, OpenGDS's limit) on a throw-away projection of the namespace's live memories,
-dropped afterwards; every merge is written reversibly (MERGED_INTO keeps the merged memory's
-previous state) and its id reported for ``undo_merge``.
+in one transaction. Redundancy finds near-duplicates with the memory vector index (HNSW; top-k
+per memory, the same cosine score GDS kNN gave, no projection) from a bounded window of memories
+not compared since they were written or changed to every live memory of the namespace, and
+marks the window checked in the step's transaction when no pair was left over;
+every merge is written reversibly (MERGED_INTO keeps the merged memory's previous state) and its
+id reported for ``undo_merge``.
 """
 
 from __future__ import annotations
@@ -46,6 +48,9 @@ from kgmem.taxonomy import DEFAULT_MEMORY_TYPE, Category, Status, Tier, parse_en
 
 THEME_IMPORTANCE = 0.8  # seed 004: theme-level memories are written at importance 0.8
 THEME_SOURCE = "consolidation"
+# Rows read from the (all-namespace) vector index per window memory before keeping this
+# namespace's top-k: room for other namespaces' copies of a text without missing our own.
+VECTOR_CANDIDATES = 100
 
 
 # --- contradictions and the invalidation cascade -------------------------------------------
@@ -194,21 +199,29 @@ def _theme_props(ctx: StepContext, merge_id: str, sources: Sequence[ThemeSource]
 
 
 async def run_redundancy(ctx: StepContext) -> None:
-    """Seeds 001/004: near-duplicates (GDS kNN, cosine > 0.9) merge into the higher-utility
-    memory; clusters of 5+ into a theme memory that keeps every specific. Reversible."""
-    async with ctx.projection("similarity") as name:
-        proj = await lrepo.project_similarity_graph(ctx.graph, name=name, namespace=ctx.namespace)
-        ctx.stat("projected", int(proj["nodes"]))
-        if int(proj["nodes"]) < 2:
-            return
-        rows = await lrepo.find_similar_memories(
-            ctx.graph,
-            name=name,
-            namespace=ctx.namespace,
-            top_k=ctx.policy.redundancy_top_k,
-            cutoff=gds_cutoff(ctx.policy.redundancy_similarity),
-            limit=ctx.caps.redundancy * 2 * ctx.policy.redundancy_top_k,
-        )
+    """Seeds 001/004: near-duplicates (vector index, cosine > 0.9) merge into the higher-utility
+    memory; clusters of 5+ into a theme memory that keeps every specific. Reversible.
+    Incremental: a run compares only a window of memories not compared since they were
+    written or changed (``caps.redundancy_window``) with the whole namespace, and marks them
+    checked in the same transaction once every pair they gave was decided."""
+    window = ctx.caps.redundancy_window
+    unchecked = await lrepo.find_unchecked_memories(
+        ctx.graph, namespace=ctx.namespace, limit=window + 1
+    )
+    checking = unchecked[:window]
+    ctx.stat("window", len(checking))
+    ctx.report.capped = len(unchecked) > window  # the next run compares the rest
+    if not checking:
+        return
+    rows = await lrepo.find_similar_memories(
+        ctx.graph,
+        namespace=ctx.namespace,
+        ids=checking,
+        top_k=ctx.policy.redundancy_top_k,
+        cutoff=gds_cutoff(ctx.policy.redundancy_similarity),
+        candidates=VECTOR_CANDIDATES,
+        limit=ctx.caps.redundancy * 2 * ctx.policy.redundancy_top_k,
+    )
     members = {str(r[k]["id"]): _member(r[k]) for r in rows for k in ("a", "b")}
     pairs = [
         SimilarPair(str(r["a"]["id"]), str(r["b"]["id"]), cosine_from_gds(float(r["similarity"])))
@@ -222,7 +235,8 @@ async def run_redundancy(ctx: StepContext) -> None:
         theme_min=ctx.policy.theme_min_cluster,
     )
     ctx.stat("similar_pairs", due)
-    ctx.report.capped = due > ctx.caps.redundancy
+    pairs_capped = due > ctx.caps.redundancy
+    ctx.report.capped |= pairs_capped
     themes: list[dict[str, Any]] = []
     merges: list[dict[str, Any]] = []
     merge_ids: list[str] = []
@@ -253,11 +267,14 @@ async def run_redundancy(ctx: StepContext) -> None:
         steps.append(lrepo.create_theme_memories(namespace=ctx.namespace, themes=themes))
     if merges:
         steps.append(lrepo.merge_memories(namespace=ctx.namespace, merges=merges))
+    if not pairs_capped:  # every pair of the window was decided: it need not be compared again
+        steps.append(lrepo.set_dedup_checked(namespace=ctx.namespace, ids=checking, now=ctx.now))
     out = await ctx.commit(steps)
     if themes:
         ctx.report.count("themes", len(out[0]) if not ctx.dry_run else len(themes))
     if merges:
-        ctx.report.count("merged", first_count(out[-1], "merged", len(merges), ctx.dry_run))
+        merged = out[1 if themes else 0]
+        ctx.report.count("merged", first_count(merged, "merged", len(merges), ctx.dry_run))
         ctx.report.ids["merges"] = merge_ids
 
 

@@ -91,15 +91,18 @@ class Caps:
     ``batch`` is seed 004's B4 cap (500 memories per consolidation batch): the most memories (or
     edges) one step changes in one run, and the page size of every scan. ``rehearsal`` is seed
     004's 50 rehearsals per cycle and ``redundancy`` its 50 comparisons per cycle (near-duplicate
-    pairs considered). ``cascade`` bounds the memories one invalidation cascade flags,
-    ``entity_merges`` the entity merges, ``summaries`` the entity profiles and category summaries
-    rebuilt, ``distillations`` the session snapshots written. A step that hits its cap says so
-    (``capped``); the next run carries on where it stopped.
+    pairs considered); ``redundancy_window`` bounds how many not-yet-compared memories one run
+    compares with the whole namespace (the rest wait for the next run). ``cascade`` bounds the
+    memories one invalidation cascade flags, ``entity_merges`` the entity merges, ``summaries``
+    the entity profiles and category summaries rebuilt, ``distillations`` the session snapshots
+    written. A step that hits its cap says so (``capped``); the next run carries on where it
+    stopped.
     """
 
     batch: int = 500
     rehearsal: int = 50
     redundancy: int = 50
+    redundancy_window: int = 1_000
     cascade: int = 100
     entity_merges: int = 50
     summaries: int = 50

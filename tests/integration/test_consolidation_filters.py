@@ -17,7 +17,7 @@ import uuid
 from datetime import timedelta
 from typing import Any
 
-from test_consolidation import DAY, MIN, NOW, plant, run
+from test_consolidation import DAY, MIN, NOW, _at_cosine, _direction, mem, plant, run
 
 from kgmem.graph import lifecycle_repository as lrepo
 from kgmem.graph import repository
@@ -243,3 +243,38 @@ def test_lifecycle_centrality_is_written_rounded_once_and_a_rerun_writes_nothing
         c = value["memory"]["centrality"]
         assert c > 0 and abs(c - round(c, 6)) < 1e-12
     assert run(km, arun, ns, "centrality").step("centrality").changes == {}
+
+
+def test_lifecycle_redundancy_compares_a_bounded_window_per_run_and_in_time_everything(
+    km: Kgmem, arun: Any, namespace: str
+) -> None:
+    ns = namespace
+    pairs = []
+    for i in range(3):
+        v = _direction(300 + i)
+        keep = plant(km, arun, ns, f"Sam drinks tea number {i}.", utility=0.7, embedding=v)
+        dup = plant(km, arun, ns, f"Sam drinks tea, number {i}.", embedding=_at_cosine(v, 0.95, i))
+        pairs.append((keep, dup))
+    merged, runs = 0, 0
+    while runs < 10:  # two of the six memories per run: bounded runs that cover them all
+        step = run(km, arun, ns, "redundancy", caps={"redundancy_window": 2}).step("redundancy")
+        runs += 1
+        assert step.stats["window"] <= 2
+        merged += step.changes.get("merged", 0)
+        if not step.capped:
+            break
+    assert merged == 3 and runs >= 2
+    assert all(mem(km, arun, ns, dup)["status"] == "merged" for _keep, dup in pairs)
+    again = run(km, arun, ns, "redundancy").step("redundancy")
+    assert again.changes == {} and again.stats["window"] == 0  # everything compared: no work
+    # a memory written later is compared with the ones already checked
+    late = plant(
+        km,
+        arun,
+        ns,
+        "Sam drinks tea, number 0, again.",
+        embedding=_at_cosine(_direction(300), 0.95, 9),
+    )
+    step = run(km, arun, ns, "redundancy").step("redundancy")
+    assert step.stats["window"] == 1 and step.changes == {"merged": 1}
+    assert mem(km, arun, ns, late)["status"] == "merged"
