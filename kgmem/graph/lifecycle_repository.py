@@ -121,7 +121,16 @@ async def find_rehearsal_candidates(
     statuses: list[str],
     after: str,
     limit: int,
-    **filters: Any,
+    utility_prior: float,
+    drift_before: datetime,
+    now_ms: int,
+    min_ratio: float,
+    base_stability: dict[str, float],
+    tier_decay: dict[str, float],
+    pinned_decay: float,
+    human_sources: list[str],
+    auto_decay: float,
+    access_weight: float,
 ) -> list[dict[str, Any]]:
     rows = await graph.run(
         "find_rehearsal_candidates",
@@ -129,7 +138,16 @@ async def find_rehearsal_candidates(
         statuses=statuses,
         after=after,
         limit=limit,
-        **filters,
+        utility_prior=utility_prior,
+        drift_before=drift_before,
+        now_ms=now_ms,
+        min_ratio=min_ratio,
+        base_stability=base_stability,
+        tier_decay=tier_decay,
+        pinned_decay=pinned_decay,
+        human_sources=human_sources,
+        auto_decay=auto_decay,
+        access_weight=access_weight,
     )
     return [r["memory"] for r in rows]
 
