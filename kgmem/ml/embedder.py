@@ -112,5 +112,10 @@ class Embedder:
                 self._queries.popitem(last=False)
         return list(vectors)
 
+    def forget_queries(self) -> None:
+        """Empty the query LRU (benchmarks time the model, not a cache hit on a repeated query)."""
+        with self._queries_lock:
+            self._queries.clear()
+
     def embed_one(self, text: str) -> list[float]:
         return self.embed([text])[0]

@@ -74,6 +74,8 @@ def test_query_embeddings_come_from_a_bounded_lru(
     assert list(embedder._queries) == batches[1:]  # the oldest batch was evicted
     assert embedder.embed_query(batches[1]) == first[1]
     assert list(embedder._queries) == [batches[2], batches[1]]  # a hit is the most recent
+    embedder.forget_queries()
+    assert not embedder._queries
 
 
 def test_int8_embedder_keeps_the_geometry(embedder: Embedder) -> None:
