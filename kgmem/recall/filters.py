@@ -88,7 +88,6 @@ def to_candidate(
         bm25_score=ev.bm25,
         activation_score=ev.activation,
         rrf_score=rrf_score,
-        entity_matches=len(query_entities & set(entities)),
         co_activation=co,
         matched_entities=tuple(sorted(query_entities & set(entities))),
     )

@@ -89,9 +89,9 @@ class Candidate:
     ``bm25_score``/``activation_score``/``rrf_score`` are raw channel scores, normalised by the
     maxima over the candidate set (:class:`Norms`). ``stability`` is the effective stability S in
     days (``lifecycle.retention.effective_stability``), not the stored per-memory multiplier;
-    ``score`` also takes S as a number or callable. ``entity_matches`` counts query entities the
-    memory mentions; ``co_activation`` is the largest CO_ACTIVATED count between this memory and
-    another candidate of the same query.
+    ``score`` also takes S as a number or callable. ``matched_entities`` are the query entities
+    the memory mentions (``entity_matches`` counts them); ``co_activation`` is the largest
+    CO_ACTIVATED count between this memory and another candidate of the same query.
     """
 
     id: str
@@ -121,9 +121,12 @@ class Candidate:
     bm25_score: float | None = None
     activation_score: float | None = None
     rrf_score: float = 0.0
-    entity_matches: int = 0
     co_activation: int = 0
     matched_entities: tuple[str, ...] = ()  # the query entities this memory mentions
+
+    @property
+    def entity_matches(self) -> int:
+        return len(self.matched_entities)
 
 
 @dataclass(frozen=True)
@@ -312,8 +315,6 @@ def score(
 
 def _entity_units(c: Candidate, n: Norms) -> float:
     """How many query entities the memory matches, each weighted by its specificity."""
-    if not c.matched_entities:
-        return float(max(c.entity_matches, 0))
     return math.fsum(n.entity_specificity.get(e, 1.0) for e in c.matched_entities)
 
 

@@ -120,7 +120,7 @@ candidates = st.builds(
     bm25_score=st.none() | st.floats(0.0, 30.0),
     activation_score=st.none() | st.floats(0.0, 1.0),
     rrf_score=st.floats(0.0, 0.1),
-    entity_matches=st.integers(0, 5),
+    matched_entities=st.integers(0, 5).map(lambda n: tuple(f"e{i}" for i in range(n))),
     co_activation=st.integers(0, 6),
 )
 
@@ -236,7 +236,7 @@ def _delta(name: str, **fields: object) -> float:
 
 
 def test_seed_004_additive_boosts() -> None:
-    assert _delta("entity_boost", entity_matches=2) == pytest.approx(0.2)
+    assert _delta("entity_boost", matched_entities=("ann", "acme")) == pytest.approx(0.2)
     assert _delta("episode_boost", session_id="s1") == 0.15
     assert _delta("episode_boost", session_id="s2") == 0.0
     assert _delta("coactivation_boost", co_activation=3) == 0.05
@@ -299,10 +299,10 @@ def test_rank_is_best_first_with_ties_by_id() -> None:
 def test_entity_boost_counts_a_query_entity_by_its_specificity_in_the_set() -> None:
     # "caroline" is in every candidate, "charlotte" in one of four: only the rare name separates
     cs = [
-        cand(id="a", matched_entities=("caroline", "charlotte"), entity_matches=2),
-        cand(id="b", matched_entities=("caroline",), entity_matches=1),
-        cand(id="c", matched_entities=("caroline",), entity_matches=1),
-        cand(id="d", matched_entities=("caroline",), entity_matches=1),
+        cand(id="a", matched_entities=("caroline", "charlotte")),
+        cand(id="b", matched_entities=("caroline",)),
+        cand(id="c", matched_entities=("caroline",)),
+        cand(id="d", matched_entities=("caroline",)),
     ]
     spec = entity_specificity(cs)
     assert spec == {"caroline": 0.0, "charlotte": 0.75}
@@ -320,7 +320,7 @@ def test_entity_specificity_is_a_share_and_never_exceeds_the_flat_boost(
     mentions: list[list[str]],
 ) -> None:
     cs = [
-        cand(id=str(i), matched_entities=tuple(m), entity_matches=len(m))
+        cand(id=str(i), matched_entities=tuple(m))
         for i, m in enumerate(mentions)
     ]
     spec = entity_specificity(cs)

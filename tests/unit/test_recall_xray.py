@@ -29,7 +29,7 @@ def _hit() -> HitExplain:
         content="Ann works at Acme.",
         created_at=NOW,
         vector_score=0.9,
-        entity_matches=1,
+        matched_entities=("ann",),
         lifecycle_state="active",
     )
     return HitExplain.from_scored(
