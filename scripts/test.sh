@@ -6,7 +6,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/setup.sh
 export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}"
 echo "==> ruff"
-.venv/bin/ruff check kgmem tests benchmarks
+.venv/bin/ruff check kgmem tests benchmarks notebooks
 echo "==> mypy"
 .venv/bin/mypy
 echo "==> pytest"
