@@ -1,10 +1,14 @@
-// GDS Louvain over a projected memory-entity graph: every node's community, with what naming a topic needs.
-// params: $graph, $namespace
+// GDS Louvain over a projected memory-entity graph: one row per community holding at least $min_members memories, with its memories (id, text) and entities (id, name, mention count) as lists, so a few hundred rows travel rather than one per node.
+// params: $graph, $namespace, $min_members
 CALL gds.louvain.stream($graph, {relationshipWeightProperty: 'weight', concurrency: 1})
 YIELD nodeId, communityId
 WITH gds.util.asNode(nodeId) AS n, communityId
 WHERE n.namespace = $namespace
-RETURN CASE WHEN n:Memory THEN 'memory' ELSE 'entity' END AS kind, n.id AS id,
-       CASE WHEN n:Memory THEN n.content ELSE n.name END AS text, communityId AS community,
-       coalesce(n.mention_count, 0) AS mentions
-ORDER BY community, kind, id
+WITH communityId AS community,
+     collect(CASE WHEN n:Memory THEN {id: n.id, text: coalesce(n.content, '')} END) AS memories,
+     collect(CASE WHEN n:Memory THEN null
+                  ELSE {id: n.id, text: coalesce(n.name, ''),
+                        mentions: coalesce(n.mention_count, 0)} END) AS entities
+WHERE size(memories) >= $min_members
+RETURN community, memories, entities
+ORDER BY community

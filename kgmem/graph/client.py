@@ -28,11 +28,14 @@ Row = dict[str, Any]
 
 @dataclass(frozen=True)
 class Step:
-    """One named write of a batch, with an optional in-transaction check of its rows."""
+    """One named write of a batch, with an optional in-transaction check of its rows and an
+    optional condition on the rows of the batch's earlier steps (``when``): a step whose
+    condition is false is skipped and gives no rows."""
 
     name: str
     params: dict[str, Any]
     check: Callable[[list[Row]], None] | None = None
+    when: Callable[[list[list[Row]]], bool] | None = None
 
 
 @contextmanager
@@ -137,8 +140,11 @@ class GraphClient:
         driver = self._require()
 
         async def work(tx: neo4j.AsyncManagedTransaction) -> list[list[Row]]:
-            out = []
+            out: list[list[Row]] = []
             for step in steps:
+                if step.when is not None and not step.when(out):
+                    out.append([])
+                    continue
                 rows = await _work(get_query(step.name), step.params, self)(tx)
                 if step.check is not None:
                     step.check(rows)

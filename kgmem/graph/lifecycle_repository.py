@@ -373,8 +373,12 @@ async def project_topic_graph(graph: GraphClient, *, name: str, namespace: str) 
     return (await graph.run("project_topic_graph", graph=name, namespace=namespace))[0]
 
 
-async def find_topic_communities(graph: GraphClient, *, name: str, namespace: str) -> list[Row]:
-    return await graph.run("find_topic_communities", graph=name, namespace=namespace)
+async def find_topic_communities(
+    graph: GraphClient, *, name: str, namespace: str, min_members: int
+) -> list[Row]:
+    return await graph.run(
+        "find_topic_communities", graph=name, namespace=namespace, min_members=min_members
+    )
 
 
 async def find_topic_groups(

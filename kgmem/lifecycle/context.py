@@ -16,7 +16,7 @@ import contextlib
 import logging
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -84,12 +84,17 @@ class StepContext:
     def stat(self, key: str, n: int = 1) -> None:
         self.report.stats[key] = self.report.stats.get(key, 0) + n
 
-    async def commit(self, steps: Sequence[Step]) -> list[list[Row]]:
-        """Run a step's writes in one transaction (none in a dry run, none when empty)."""
+    async def commit(
+        self, steps: Sequence[Step], *, changed: Callable[[list[list[Row]]], bool] | None = None
+    ) -> list[list[Row]]:
+        """Run a step's writes in one transaction (none in a dry run, none when empty). The
+        namespace version advances with them — unless ``changed``, asked in the transaction
+        about the writes' rows, says they changed nothing (a recall projection stays valid)."""
         todo = list(steps)
         if self.dry_run or not todo:
             return [[] for _ in todo]
-        todo.append(repository.bump_namespace(namespace=self.namespace, now=self.now))
+        bump = repository.bump_namespace(namespace=self.namespace, now=self.now)
+        todo.append(replace(bump, when=changed))
         return (await self.graph.write_batch(todo))[:-1]
 
     @contextlib.asynccontextmanager

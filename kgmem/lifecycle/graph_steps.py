@@ -17,6 +17,7 @@ from datetime import timedelta
 from typing import Any
 
 from kgmem.graph import lifecycle_repository as lrepo
+from kgmem.graph.client import Row
 from kgmem.ingest.episodes import as_utc
 from kgmem.lifecycle.context import StepContext, first_count
 from kgmem.lifecycle.hygiene import (
@@ -208,14 +209,14 @@ async def run_centrality(ctx: StepContext) -> None:
         ctx.stat("projected", int(proj["nodes"]))
         if int(proj["relationships"]) == 0:
             return
-        # counted first: an unchanged graph writes nothing (and does not advance the namespace
-        # version, which would make recall rebuild its projection); a dry run stops here
-        due = await lrepo.get_centrality_changes(
-            ctx.graph, name=name, namespace=ctx.namespace, digits=digits, tolerance=tolerance
-        )
-        if ctx.dry_run or due == 0:
+        if ctx.dry_run:  # the same PageRank, rounding and tolerance, counted rather than written
+            due = await lrepo.get_centrality_changes(
+                ctx.graph, name=name, namespace=ctx.namespace, digits=digits, tolerance=tolerance
+            )
             ctx.report.count("centrality_updated", due)
             return
+        # PageRank runs once: the write touches only the values that moved, and the namespace
+        # version advances only when one did (an unchanged graph leaves recall's projection valid)
         out = await ctx.commit(
             [
                 lrepo.set_memory_centrality(
@@ -225,6 +226,15 @@ async def run_centrality(ctx: StepContext) -> None:
                     tolerance=tolerance,
                     now=ctx.now,
                 )
-            ]
+            ],
+            changed=_centrality_updated,
         )
-    ctx.report.count("centrality_updated", int(out[0][0]["updated"]) if out[0] else 0)
+    ctx.report.count("centrality_updated", _updated(out[0]))
+
+
+def _updated(rows: list[Row]) -> int:
+    return int(rows[0]["updated"]) if rows else 0
+
+
+def _centrality_updated(out: list[list[Row]]) -> bool:
+    return _updated(out[0]) > 0

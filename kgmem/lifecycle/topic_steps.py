@@ -25,6 +25,7 @@ from kgmem.lifecycle.topic_names import (
     parse_llm_names,
 )
 from kgmem.lifecycle.topics import (
+    MIN_MEMBERS,
     CommunityNode,
     TopicPlan,
     diff_topics,
@@ -71,16 +72,20 @@ async def run_topics(ctx: StepContext) -> None:
         proj = await lrepo.project_topic_graph(ctx.graph, name=name, namespace=ctx.namespace)
         ctx.stat("projected", int(proj["nodes"]))
         if int(proj["relationships"]) > 0:
-            rows = await lrepo.find_topic_communities(ctx.graph, name=name, namespace=ctx.namespace)
+            rows = await lrepo.find_topic_communities(
+                ctx.graph, name=name, namespace=ctx.namespace, min_members=MIN_MEMBERS
+            )
             nodes = [
                 CommunityNode(
-                    str(r["kind"]),
-                    str(r["id"]),
-                    str(r["text"] or ""),
+                    kind,
+                    str(x["id"]),
+                    str(x["text"]),
                     int(r["community"]),
-                    int(r["mentions"]),
+                    int(x.get("mentions") or 0),
                 )
                 for r in rows
+                for kind, items in (("memory", r["memories"]), ("entity", r["entities"]))
+                for x in items
             ]
             desired = plan_topics(ctx.namespace, nodes)
             if len(desired) >= 3:  # a tree needs leaves to group, and more than one group
@@ -90,7 +95,7 @@ async def run_topics(ctx: StepContext) -> None:
                     namespace=ctx.namespace,
                     resolution=ctx.policy.topic_parent_resolution,
                 )
-                coarse = {str(r["id"]): int(r["community"]) for r in groups}
+                coarse = {str(m): int(r["community"]) for r in groups for m in r["ids"]}
                 desired += plan_parents(ctx.namespace, desired, nodes, coarse)
     existing = await lrepo.find_topics(ctx.graph, namespaces=[ctx.namespace], limit=100_000)
     keep = frozenset(str(r["id"]) for r in existing if r["name_method"] == "llm")

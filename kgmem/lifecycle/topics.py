@@ -72,6 +72,8 @@ def top_terms(entities: Sequence[CommunityNode], texts: Sequence[str], n: int) -
             terms.append(e.text)
             seen.add(key)
             seen.update(key.split())
+    if len(terms) >= n:  # the entities name it: no member text need be read
+        return terms[:n]
     words: Counter[str] = Counter()
     for text in texts:
         words.update(set(content_words(text)))

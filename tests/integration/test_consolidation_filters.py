@@ -242,7 +242,20 @@ def test_lifecycle_centrality_is_written_rounded_once_and_a_rerun_writes_nothing
         assert value is not None
         c = value["memory"]["centrality"]
         assert c > 0 and abs(c - round(c, 6)) < 1e-12
+
+    # PageRank runs once per run; the namespace version (recall's projection) moves only when a
+    # score was written, so the rerun that writes nothing leaves recall's projection valid
+    def version() -> int:
+        row = arun(repository.get_namespace_version(km.graph, namespace=ns, graph_prefix="x-"))
+        return int(row["version"])
+
+    before = version()
     assert run(km, arun, ns, "centrality").step("centrality").changes == {}
+    assert version() == before
+    plant(km, arun, ns, f"{NAMES[0]} met {NAMES[1]} in Braga.", entities=NAMES[:2])
+    after_plant = version()
+    moved = run(km, arun, ns, "centrality").step("centrality").changes["centrality_updated"]
+    assert moved > 0 and version() == after_plant + 1
 
 
 def test_lifecycle_redundancy_compares_a_bounded_window_per_run_and_in_time_everything(
