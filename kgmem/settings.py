@@ -55,9 +55,6 @@ class Settings(BaseSettings):
     embed_threads: int = Field(
         0, ge=0, le=256, description="CPU threads for the embedder (0 = torch's default)."
     )
-    embed_query_threads: int = Field(
-        1, ge=1, le=256, description="CPU threads for embedding a recall query (its own thread)."
-    )
     embed_int8: bool = Field(
         False,
         description=(

@@ -6,13 +6,8 @@ CPU, with hub access disabled, optionally with its linear layers quantised to in
 process-wide). ``embed`` returns L2-normalised 384-d vectors as plain lists of floats, batched;
 cosine similarity of two outputs is their dot product; a text repeated in one call is encoded once.
 Thread-safe loading: the API sends embedding work to threads. ``embed_query`` serves recall: the
-same model, run on one dedicated thread whose torch team is ``embed_query_threads`` wide (1 by
-default), with the last ``QUERY_CACHE`` query batches remembered (agents repeat questions; a hit
-skips the model). A query batch is a few short texts: splitting its forward pass over threads
-gains little, while the team's barriers wait on threads descheduled by Neo4j, the event loop and
-spaCy running beside it (measured: 767 ms vs 63 ms wall per query under load 10 on 2 cores). Its
-vectors can differ from ``embed``'s in the last float32 bit (other summation order in the
-matrix products), as a batch's already do from a single text's.
+same call, with the last ``QUERY_CACHE`` query batches remembered (agents repeat questions; a hit
+skips the model).
 """
 
 from __future__ import annotations
@@ -21,7 +16,6 @@ import threading
 import warnings
 from collections import OrderedDict
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from kgmem.errors import ModelUnavailable
@@ -39,8 +33,6 @@ class Embedder:
         self._package = settings.embedder_package
         self._batch_size = settings.embed_batch_size
         self._threads = settings.embed_threads
-        self._query_threads = settings.embed_query_threads
-        self._query_pool: ThreadPoolExecutor | None = None
         self._int8 = settings.embed_int8
         self._model: Any = None
         self._lock = threading.Lock()
@@ -113,31 +105,12 @@ class Embedder:
             if hit is not None:
                 self._queries.move_to_end(key)
                 return list(hit)
-        vectors = self._narrow().submit(self.embed, key).result()
+        vectors = self.embed(key)
         with self._queries_lock:
             self._queries[key] = vectors
             while len(self._queries) > QUERY_CACHE:
                 self._queries.popitem(last=False)
         return list(vectors)
-
-    def _narrow(self) -> ThreadPoolExecutor:
-        """The query thread, its torch team narrowed to ``embed_query_threads``.
-
-        torch's thread count is per thread once a thread has run an op, and new threads start
-        from a process default that ``set_num_threads`` also moves: the default is put back at
-        once, so no other thread (ingest's batches) inherits the narrow team.
-        """
-        self._load()  # first, so embed_threads has set the process default
-        with self._lock:
-            if self._query_pool is None:
-                import torch
-
-                wide = torch.get_num_threads()
-                pool = ThreadPoolExecutor(1, "kgmem-query-embed")
-                pool.submit(_narrow_team, self._query_threads).result()
-                torch.set_num_threads(wide)
-                self._query_pool = pool
-            return self._query_pool
 
     def forget_queries(self) -> None:
         """Empty the query LRU (benchmarks time the model, not a cache hit on a repeated query)."""
@@ -146,13 +119,3 @@ class Embedder:
 
     def embed_one(self, text: str) -> list[float]:
         return self.embed([text])[0]
-
-
-def _narrow_team(threads: int) -> None:
-    import torch
-
-    # A thread's team is set up lazily, from the process default, by its first get_num_threads
-    # (which every parallel op calls): trigger that first, or the default (put back by the
-    # caller) would replace the narrow team at the first forward pass.
-    torch.get_num_threads()
-    torch.set_num_threads(threads)

@@ -78,40 +78,6 @@ def test_query_embeddings_come_from_a_bounded_lru(
     assert not embedder._queries
 
 
-def test_query_embeddings_run_on_one_narrow_thread(embedder: Embedder) -> None:
-    import threading
-
-    import torch
-
-    wide = torch.get_num_threads()
-    model = embedder._load()
-    encode = model.encode
-    seen: list[tuple[str, int]] = []
-
-    def spy(texts: list[str], **kw: object) -> object:
-        seen.append((threading.current_thread().name, torch.get_num_threads()))
-        return encode(texts, **kw)
-
-    text = "When did Caroline go to the LGBTQ support group?"
-    embedder.forget_queries()
-    model.encode = spy
-    try:
-        query = embedder.embed_query([text])
-    finally:
-        del model.encode
-    assert [name.rsplit("_", 1)[0] for name, _ in seen] == ["kgmem-query-embed"]
-    assert [threads for _, threads in seen] == [Settings().embed_query_threads]
-    # the caller keeps its team, and a thread started now still gets the process default
-    assert torch.get_num_threads() == wide
-    later: list[int] = []
-    thread = threading.Thread(target=lambda: later.append(torch.get_num_threads()))
-    thread.start()
-    thread.join()
-    assert later == [wide]
-    # the same model: at most a last-bit difference from the wide team's summation order
-    assert max(abs(x - y) for x, y in zip(query[0], embedder.embed([text])[0], strict=True)) < 1e-6
-
-
 def test_int8_embedder_keeps_the_geometry(embedder: Embedder) -> None:
     texts = [
         "The cat sat on the mat.",
