@@ -8,11 +8,14 @@ p50/p95 it reports the median of each X-ray stage, the Neo4j server time (the dr
 ``result_available_after + result_consumed_after``, summed over a recall's statements, so
 concurrent statements add up) and the load average before and after each variant.
 
-Stores are slow to build (10k: 2-4 min), so ``--uri`` points the benchmark at a server that is
-already running (auth off, e.g. ``KGMEM_HOME=/tmp/x KGMEM_NEO4J_AUTH=false kgmem db start``): a
-namespace that already holds (nearly) ``size`` memories is reused, not rebuilt.
+Stores are slow to build (10k: 2-4 min, 100k: ~17 min), so they can be kept: ``--home DIR``
+starts the private server on DIR's data (snapshot it with ``cp -a DIR DIR.snap`` while no server
+runs), and ``--uri`` points the benchmark at a server that is already running (auth off, e.g.
+``KGMEM_HOME=/tmp/x KGMEM_NEO4J_AUTH=false kgmem db start``). Either way a namespace that already
+holds (nearly) ``size`` memories is reused, not rebuilt.
 
     python -m benchmarks.recall_perf --sizes 1000 10000 100000 --queries 200
+    python -m benchmarks.recall_perf --home /tmp/stores --sizes 100000 --queries 200
     python -m benchmarks.recall_perf --uri bolt://127.0.0.1:7700 --sizes 100000 --queries 200
 """
 
@@ -95,9 +98,9 @@ async def memory_count(km: Kgmem, ns: str) -> int:
 
 
 @contextlib.asynccontextmanager
-async def stack(uri: str | None) -> AsyncIterator[Kgmem]:
+async def stack(uri: str | None, home: str | None) -> AsyncIterator[Kgmem]:
     if uri is None:
-        async with local_stack(heap="3g", pagecache="1g") as km:
+        async with local_stack(heap="3g", pagecache="1g", home=Path(home) if home else None) as km:
             yield km
         return
     async with Kgmem(Settings(neo4j_uri=uri, neo4j_auth=False, neo4j_timeout_s=120)) as km:
@@ -116,7 +119,7 @@ async def main(args: argparse.Namespace) -> None:
         if (args.pagerank or "PageRank" not in k) and (args.touch or "touching" not in k)
     }
     rows = []
-    async with stack(args.uri) as km:
+    async with stack(args.uri, args.home) as km:
         for size in args.sizes:
             ns = f"scale-{size}"
             build_s = None
@@ -153,6 +156,7 @@ if __name__ == "__main__":
     parser.add_argument("--sizes", nargs="+", type=int, default=[1000, 10000])
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--uri", help="a running auth-off server to reuse (stores persist)")
+    parser.add_argument("--home", help="keep the private server's data here; reuse stores in it")
     parser.add_argument("--pagerank", action="store_true", help="also time GDS PageRank")
     parser.add_argument("--touch", action="store_true", help="also time non-dry recalls (writes)")
     parser.add_argument("--name", default="recall-latency", help="result file name")
