@@ -234,9 +234,7 @@ async def recall(
     by_id = {c.id: c for c in kept}
     top = max((s.final for s in scored), default=1.0) or 1.0
     chosen = mmr(
-        [(s.memory_id, s.final / top, by_id[s.memory_id].embedding) for s in scored],
-        k=req.limit,
-        lam=profile.mmr_lambda,
+        [(s.memory_id, s.final / top, by_id[s.memory_id].embedding) for s in scored], k=req.limit
     )
     score_of = {s.memory_id: s for s in scored}
     dropped += [

@@ -31,11 +31,10 @@ here (:data:`SEED_004_COMPOSITE`, :data:`SEED_002_COMPOSITE`) and checked by the
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from kgmem.errors import InvalidInput
-from kgmem.recall.diversity import MMR_LAMBDA
 from kgmem.taxonomy import DEFAULT_MEMORY_TYPE, Category, MemoryType
 
 FACTORS: tuple[str, ...] = (
@@ -98,8 +97,7 @@ DEFAULT_PROFILE = "balanced"
 class Profile:
     """One ranking profile: a weight per factor (summing to 1), a recency half-life and the
     weight of each recall channel's list in the rank fusion (a channel not named weighs 1:
-    seed 004's plain RRF), the MMR trade-off between relevance and diversity (seed 004's 0.7
-    unless the profile says otherwise) and whether the intent router may re-weight it."""
+    seed 004's plain RRF)."""
 
     name: str
     description: str
@@ -107,8 +105,6 @@ class Profile:
     recency_half_life_days: float
     groups: Mapping[str, float] = field(default_factory=dict)  # seed 003's group shares
     channel_weights: Mapping[str, float] = field(default_factory=dict)
-    mmr_lambda: float = MMR_LAMBDA
-    intent_tuning: bool = True
 
     def weight(self, factor: str) -> float:
         return self.weights.get(factor, 0.0)
@@ -125,13 +121,9 @@ class Profile:
         ``utility_boost`` becomes utility's share of the composite when it is larger than the
         profile's own (the other weights shrink in proportion, so the total stays 1).
         ``vector_weight``/``fts_weight`` re-split the similarity + bm25 share in that ratio.
-        A profile with ``intent_tuning`` off is returned as it is: its weights are a deliberate
-        choice (``precise``), and the router's table was written for the seed defaults.
         """
         if not 0.0 <= utility_boost < 1.0:
             raise InvalidInput(f"utility_boost must be in [0, 1), got {utility_boost}")
-        if not self.intent_tuning:
-            return self
         weights = dict(self.weights)
         if vector_weight is not None and fts_weight is not None and vector_weight + fts_weight > 0:
             pair = weights["similarity"] + weights["bm25"]
@@ -142,7 +134,14 @@ class Profile:
             scale = (1.0 - utility_boost) / (1.0 - old)
             weights = {f: w * scale for f, w in weights.items()}
             weights["utility"] = utility_boost
-        return replace(self, weights=MappingProxyType(weights))
+        return Profile(
+            self.name,
+            self.description,
+            MappingProxyType(weights),
+            self.recency_half_life_days,
+            self.groups,
+            self.channel_weights,
+        )
 
 
 def _expand(name: str) -> Profile:
@@ -190,13 +189,6 @@ PROFILES["precise"] = Profile(
     # what the question asks: in a conversation nearly every memory names one of the speakers.
     # They still lift multi-hop answers, so they stay in the fusion at a lower weight.
     channel_weights=MappingProxyType(PRECISE_CHANNEL_WEIGHTS),
-    # Answers to a question are often spread over several turns (lists, "both", multi-hop), and
-    # the memories of one turn or topic are near-duplicates: more diversity than seed 004's 0.7
-    # covers more distinct evidence (LoCoMo conv-26: R@10 +0.020; see benchmarks/RESULTS.md).
-    mmr_lambda=0.5,
-    # The router's similarity/BM25 re-split and utility share were written for seed 003's
-    # profiles; they would undo this profile's relevance-first split (LoCoMo conv-26: +0.010).
-    intent_tuning=False,
 )
 
 

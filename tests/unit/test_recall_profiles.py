@@ -123,19 +123,3 @@ def test_channel_weights_are_data_seed_profiles_fuse_plainly() -> None:
     assert all(0.0 < precise.channel_weights[c] < lexical for c in ("entity", "activation"))
     tuned = precise.tuned(utility_boost=0.2, vector_weight=0.6, fts_weight=0.4)
     assert tuned.channel_weights == precise.channel_weights
-
-
-def test_mmr_lambda_and_intent_tuning_are_profile_data() -> None:
-    from kgmem.recall.diversity import MMR_LAMBDA
-
-    assert all(PROFILES[n].mmr_lambda == MMR_LAMBDA for n in SEED_003_WEIGHTS)  # seed 004's 0.7
-    assert all(PROFILES[n].intent_tuning for n in SEED_003_WEIGHTS)
-    precise = PROFILES["precise"]
-    assert 0.0 < precise.mmr_lambda < MMR_LAMBDA  # more diversity: answers span several turns
-    # the router leaves a relevance-first profile's weights alone ...
-    assert precise.tuned(utility_boost=0.2, vector_weight=0.4, fts_weight=0.6) == precise
-    # ... while a seed profile is re-weighted and keeps its own MMR trade-off
-    balanced = PROFILES["balanced"]
-    tuned = balanced.tuned(utility_boost=0.2, vector_weight=0.6, fts_weight=0.4)
-    assert tuned.weights != balanced.weights
-    assert tuned.mmr_lambda == balanced.mmr_lambda and tuned.intent_tuning
