@@ -4,8 +4,7 @@ UNWIND $memories AS mem
 MERGE (m:Memory {namespace: $namespace, content_hash: mem.props.content_hash})
 ON CREATE SET m += mem.props
 WITH m, mem
-CALL {
-  WITH m, mem
+CALL (m, mem) {
   UNWIND mem.episode_ids AS eid
   MATCH (e:Episode {id: eid, namespace: $namespace})
   MERGE (m)-[d:DERIVED_FROM]->(e)

@@ -4,8 +4,7 @@ UNWIND $themes AS t
 CREATE (m:Memory)
 SET m = t.props, m.namespace = $namespace
 WITH m, t
-CALL {
-  WITH m, t
+CALL (m, t) {
   UNWIND t.entity_ids AS eid
   MATCH (e:Entity {id: eid, namespace: $namespace})
   MERGE (m)-[r:MENTIONS]->(e)

@@ -4,16 +4,14 @@ MATCH (m:Memory {id: $id, namespace: $namespace})
 OPTIONAL MATCH (m)-[:MENTIONS]->(e:Entity {namespace: $namespace})
 SET e.mention_count = CASE WHEN coalesce(e.mention_count, 0) > 0 THEN e.mention_count - 1 ELSE 0 END
 WITH DISTINCT m
-CALL {
-  WITH m
+CALL (m) {
   OPTIONAL MATCH (m)-[:DERIVED_FROM]->(ep:Episode {namespace: $namespace})
   WHERE NOT EXISTS { MATCH (ep)<-[:DERIVED_FROM]-(o:Memory) WHERE o <> m }
   WITH collect(ep) AS orphans
   FOREACH (x IN orphans | DETACH DELETE x)
   RETURN size(orphans) AS episodes
 }
-CALL {
-  WITH m
+CALL (m) {
   OPTIONAL MATCH (s:StatusChange {namespace: $namespace, memory_id: m.id})
   WITH collect(s) AS audit
   FOREACH (x IN audit | DELETE x)

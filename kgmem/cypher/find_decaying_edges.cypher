@@ -1,6 +1,6 @@
 // Edges whose confidence may decay (seed 000): entity relations and prunable memory links unreinforced since $before, above the floor, least recently decayed first.
 // params: $namespace, $before, $floor, $limit
-CALL {
+CALL () {
   MATCH (:Entity {namespace: $namespace})-[r:RELATED]->(:Entity)
   RETURN r
   UNION

@@ -1,8 +1,7 @@
 // The memories that mention each given entity, newest first, at most $limit per entity.
 // params: $namespace, $ids, $limit
 MATCH (e:Entity {namespace: $namespace}) WHERE e.id IN $ids
-CALL {
-  WITH e
+CALL (e) {
   MATCH (m:Memory {namespace: $namespace})-[:MENTIONS]->(e)
   WHERE m.status <> 'deleted'
   RETURN m ORDER BY m.created_at DESC, m.id LIMIT $limit

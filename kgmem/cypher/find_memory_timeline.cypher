@@ -1,6 +1,6 @@
 // Memories about one entity (id, normalised name or alias) or one topic (Topic node, or a box topic), superseded included, deleted left out, in the order they became true.
 // params: $namespace, $entity, $topic, $limit
-CALL {
+CALL () {
   MATCH (e:Entity {namespace: $namespace})<-[:MENTIONS]-(m:Memory {namespace: $namespace})
   WHERE $entity IS NOT NULL
     AND (e.id = $entity OR e.normalized_name = $entity OR $entity IN coalesce(e.aliases_norm, []))

@@ -1,14 +1,14 @@
 // Whether a namespace holds anything: how many memories, entities and episodes it has.
 // params: $namespace
-CALL {
+CALL () {
   MATCH (m:Memory {namespace: $namespace})
   RETURN count(m) AS memories
 }
-CALL {
+CALL () {
   MATCH (e:Entity {namespace: $namespace})
   RETURN count(e) AS entities
 }
-CALL {
+CALL () {
   MATCH (p:Episode {namespace: $namespace})
   RETURN count(p) AS episodes
 }

@@ -1,20 +1,20 @@
 // Counts of a namespace's nodes by label and memory status, and of its relationships by type.
 // params: $namespace
-CALL {
+CALL () {
   MATCH (n {namespace: $namespace})
   RETURN count(n) AS nodes
 }
-CALL {
+CALL () {
   MATCH (n {namespace: $namespace})
   WITH labels(n)[0] AS label, count(*) AS c
   RETURN collect([label, c]) AS by_label
 }
-CALL {
+CALL () {
   MATCH (m:Memory {namespace: $namespace})
   WITH m.status AS status, count(*) AS c
   RETURN collect([status, c]) AS by_status
 }
-CALL {
+CALL () {
   MATCH (n {namespace: $namespace})-[r]->()
   WITH type(r) AS t, count(*) AS c
   RETURN collect([t, c]) AS by_rel

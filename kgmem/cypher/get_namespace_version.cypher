@@ -2,7 +2,7 @@
 // params: $namespace, $graph_prefix
 OPTIONAL MATCH (s:NamespaceState {namespace: $namespace})
 WITH coalesce(s.version, 0) AS version
-CALL {
+CALL () {
   CALL gds.graph.list() YIELD graphName
   RETURN collect(graphName) AS graphs
 }

@@ -1,6 +1,6 @@
 // Create or extend entities (resolved ids decided by the caller) and link the memories that mention them.
 // params: $namespace, $entities, $mentions
-CALL {
+CALL () {
   UNWIND $entities AS e
   MERGE (n:Entity {id: e.id})
   ON CREATE SET n.namespace = $namespace, n.name = e.name, n.normalized_name = e.normalized_name,
@@ -13,7 +13,7 @@ CALL {
   SET n.aliases_text = reduce(s = '', a IN n.aliases | s + ' ' + a)
   RETURN count(n) AS entities
 }
-CALL {
+CALL () {
   UNWIND $mentions AS x
   MATCH (m:Memory {id: x.memory_id, namespace: $namespace})
   MATCH (n:Entity {id: x.entity_id, namespace: $namespace})

@@ -4,24 +4,21 @@ UNWIND $merges AS x
 MATCH (l:Entity {id: x.loser, namespace: $namespace})
 MATCH (c:Entity {id: x.canonical, namespace: $namespace})
 WHERE c <> l
-CALL {
-  WITH l, c, x
+CALL (l, c, x) {
   MATCH (m:Memory)-[r:MENTIONS]->(l)
   WHERE NOT (m)-[:MENTIONS]->(c)
   CREATE (m)-[r2:MENTIONS]->(c)
   SET r2 = properties(r), r2.merge_id = x.merge_id
   RETURN count(r2) AS mentions
 }
-CALL {
-  WITH l, c, x
+CALL (l, c, x) {
   MATCH (l)-[r:RELATED]->(o:Entity)
   WHERE o <> c AND NOT EXISTS { MATCH (c)-[q:RELATED]->(o) WHERE q.type = r.type }
   CREATE (c)-[r2:RELATED]->(o)
   SET r2 = properties(r), r2.merge_id = x.merge_id
   RETURN count(r2) AS outgoing
 }
-CALL {
-  WITH l, c, x
+CALL (l, c, x) {
   MATCH (o:Entity)-[r:RELATED]->(l)
   WHERE o <> c AND NOT EXISTS { MATCH (o)-[q:RELATED]->(c) WHERE q.type = r.type }
   CREATE (o)-[r2:RELATED]->(c)

@@ -1,6 +1,6 @@
 // Entity channel: entities named in the query (by normalised name/alias or fulltext) → memories that mention them, up to 2 relation hops.
 // params: $namespace, $names, $query, $hops, $limit
-CALL {
+CALL () {
   MATCH (e:Entity {namespace: $namespace})
   WHERE e.normalized_name IN $names OR any(a IN coalesce(e.aliases_norm, []) WHERE a IN $names)
   RETURN e, 1.0 AS match
@@ -11,8 +11,7 @@ CALL {
   RETURN node AS e, 0.6 AS match
 }
 WITH e, max(match) AS match
-CALL {
-  WITH e, match
+CALL (e, match) {
   MATCH (m:Memory {namespace: $namespace})-[r:MENTIONS]->(e)
   RETURN m, match * coalesce(r.confidence, 0.5) AS score,
          [e.name] AS names, [coalesce(r.confidence, 0.5)] AS confs, 0 AS hops

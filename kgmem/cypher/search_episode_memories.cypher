@@ -3,8 +3,7 @@
 CALL db.index.fulltext.queryNodes('episode_text', $query, {limit: $k}) YIELD node, score
 WITH count(*) AS seen,
      collect(CASE WHEN node.namespace = $namespace THEN {episode: node, score: score} END) AS own
-CALL {
-  WITH own
+CALL (own) {
   UNWIND own AS x
   WITH x.episode AS e, x.score AS score
   MATCH (m:Memory {namespace: $namespace})-[:DERIVED_FROM]->(e)

@@ -2,8 +2,7 @@
 // params: $namespace, $seeds, $decay, $fanout, $limit
 UNWIND $seeds AS seed
 MATCH (s:Memory {id: seed.id, namespace: $namespace})
-CALL {
-  WITH s, seed
+CALL (s, seed) {
   MATCH (s)-[r1:MENTIONS]->(e:Entity)
   WHERE coalesce(e.mention_count, 1) <= $fanout
   WITH s, seed, e, r1 ORDER BY coalesce(r1.confidence, 0.5) DESC LIMIT 8

@@ -1,13 +1,13 @@
 // Refresh seed 004's hot tier: mark some memories hot and others no longer hot.
 // params: $namespace, $hot, $cold
-CALL {
+CALL () {
   UNWIND $hot AS id
   MATCH (m:Memory {id: id, namespace: $namespace})
   WHERE coalesce(m.hot, false) = false
   SET m.hot = true
   RETURN count(m) AS heated
 }
-CALL {
+CALL () {
   UNWIND $cold AS id
   MATCH (m:Memory {id: id, namespace: $namespace})
   WHERE m.hot = true

@@ -9,8 +9,7 @@ SET loser.status = 'superseded', loser.modified_at = $now,
 MERGE (winner)-[r:SUPERSEDES]->(loser)
 ON CREATE SET r.confidence = 1.0, r.created_at = $now, r.reason = $reason
 WITH winner, loser, was
-CALL {
-  WITH winner, loser
+CALL (winner, loser) {
   OPTIONAL MATCH (winner)-[c:CONTRADICTS]-(loser)
   SET c.resolved = true, c.resolved_at = $now
   RETURN count(c) AS resolved

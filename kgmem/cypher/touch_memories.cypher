@@ -1,6 +1,6 @@
 // After a (non-dry) recall: access counts, last access, stability growth, Hebbian co-activation, 2% boost to linked neighbours.
 // params: $namespace, $touches, $pairs, $now, $neighbour_boost, $pair_delta
-CALL {
+CALL () {
   UNWIND $touches AS t
   MATCH (m:Memory {id: t.id, namespace: $namespace})
   SET m.access_count = coalesce(m.access_count, 0) + 1, m.last_accessed = $now,
@@ -12,7 +12,7 @@ CALL {
   SET n.stability = coalesce(n.stability, 1.0) * $neighbour_boost
   RETURN count(n) AS boosted
 }
-CALL {
+CALL () {
   UNWIND $pairs AS p
   MATCH (a:Memory {id: p[0], namespace: $namespace})
   MATCH (b:Memory {id: p[1], namespace: $namespace})

@@ -1,14 +1,12 @@
 // Undo one entity merge: delete the mentions and relations it copied, take back the names it added, restore the merged entity as an :Entity and remember both as distinct (no later run merges them again).
 // params: $namespace, $merge_id, $now
 MATCH (l:MergedEntity {namespace: $namespace})-[s:SAME_AS {merge_id: $merge_id}]->(c:Entity {namespace: $namespace})
-CALL {
-  WITH c
+CALL (c) {
   MATCH (:Memory)-[r:MENTIONS {merge_id: $merge_id}]->(c)
   DELETE r
   RETURN count(*) AS mentions
 }
-CALL {
-  WITH c
+CALL (c) {
   MATCH (c)-[r:RELATED {merge_id: $merge_id}]-(:Entity)
   DELETE r
   RETURN count(*) AS relations

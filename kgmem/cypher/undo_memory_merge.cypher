@@ -10,12 +10,10 @@ CREATE (s:StatusChange {id: randomUUID(), namespace: $namespace, memory_id: l.id
                         rule: 'undo_merge', actor: $actor, at: $now, related_id: w.id})
 DELETE r
 WITH collect(DISTINCT w) AS survivors, count(l) AS restored
-CALL {
-  WITH survivors
+CALL (survivors) {
   UNWIND survivors AS w
   WITH w WHERE w.theme_merge_id = $merge_id
-  CALL {
-    WITH w
+  CALL (w) {
     MATCH (w)-[:MENTIONS]->(e:Entity)
     SET e.mention_count = e.mention_count - 1
     RETURN count(e) AS unmentioned

@@ -12,8 +12,7 @@ FOREACH (_ IN CASE WHEN u.content IS NULL OR u.content = m.content THEN [] ELSE 
       m.content = u.content, m.content_hash = u.content_hash, m.embedding = u.embedding,
       m.modified_at = u.at)
 WITH m, u
-CALL {
-  WITH m, u
+CALL (m, u) {
   UNWIND u.episode_ids AS eid
   MATCH (e:Episode {id: eid, namespace: $namespace})
   MERGE (m)-[d:DERIVED_FROM]->(e)

@@ -1,6 +1,6 @@
 // Upsert memory boxes and traces, and link memories to boxes and sealed boxes to traces.
 // params: $namespace, $boxes, $members, $traces
-CALL {
+CALL () {
   UNWIND $boxes AS bx
   MERGE (b:Box {id: bx.id})
   ON CREATE SET b.namespace = $namespace, b.session_id = bx.session_id, b.opened_at = bx.opened_at
@@ -8,14 +8,14 @@ CALL {
       b.last_at = bx.last_at, b.sealed_at = bx.sealed_at, b.seal_reason = bx.seal_reason
   RETURN count(b) AS boxes
 }
-CALL {
+CALL () {
   UNWIND $members AS mb
   MATCH (m:Memory {id: mb.memory_id, namespace: $namespace})
   MATCH (b:Box {id: mb.box_id, namespace: $namespace})
   MERGE (m)-[r:IN_BOX]->(b) ON CREATE SET r.created_at = mb.at, r.confidence = 1.0
   RETURN count(r) AS members
 }
-CALL {
+CALL () {
   UNWIND $traces AS tr
   MERGE (t:Trace {id: tr.id})
   ON CREATE SET t.namespace = $namespace, t.created_at = tr.at, t.box_count = 0

@@ -1,12 +1,12 @@
 // Create new category summary memories and rewrite changed ones in place (guarded by the fingerprint they replace).
 // params: $namespace, $create, $update, $now
-CALL {
+CALL () {
   UNWIND $create AS x
   CREATE (m:Memory)
   SET m = x.props, m.namespace = $namespace
   RETURN count(m) AS created
 }
-CALL {
+CALL () {
   UNWIND $update AS x
   MATCH (m:Memory {id: x.id, namespace: $namespace, synthesis: 'category_summary'})
   WHERE coalesce(m.summary_fingerprint, '') = x.old

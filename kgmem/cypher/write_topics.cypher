@@ -1,12 +1,12 @@
 // Rebuild a namespace's topic tree: delete the stale topics, create new ones (leaves with IN_TOPIC edges from their memories, parents with SUBTOPIC_OF edges from their child topics), rename changed ones.
 // params: $namespace, $remove, $create, $rename, $now
-CALL {
+CALL () {
   UNWIND $remove AS tid
   MATCH (t:Topic {id: tid, namespace: $namespace})
   DETACH DELETE t
   RETURN count(*) AS removed
 }
-CALL {
+CALL () {
   UNWIND $create AS x
   CREATE (t:Topic {id: x.id, namespace: $namespace, name: x.name, terms: x.terms,
                    summary: x.summary, member_count: size(x.members),
@@ -21,7 +21,7 @@ CALL {
   }
   RETURN count(t) AS created, sum(linked) AS members
 }
-CALL {
+CALL () {
   UNWIND $create AS x
   UNWIND x.children AS cid
   MATCH (p:Topic {id: x.id, namespace: $namespace})
@@ -29,7 +29,7 @@ CALL {
   CREATE (c)-[r:SUBTOPIC_OF {created_at: $now, confidence: 1.0}]->(p)
   RETURN count(r) AS nested
 }
-CALL {
+CALL () {
   UNWIND $rename AS x
   MATCH (t:Topic {id: x.id, namespace: $namespace})
   SET t.name = x.name, t.terms = x.terms, t.summary = x.summary

@@ -168,6 +168,29 @@ class GraphClient:
         )
         return rows
 
+    async def deprecations(self, name: str) -> list[str]:
+        """The server's deprecation notices for a catalog query, from ``EXPLAIN`` (nothing runs).
+
+        The driver is opened with notifications off, so a query using a feature the next Cypher
+        version removes would go unnoticed; the tests call this for every query in the catalog.
+        """
+        query = get_query(name)
+        driver = self._require()
+        with translated_errors(self.uri):
+            async with driver.session(
+                database=self._settings.neo4j_database, notifications_min_severity="INFORMATION"
+            ) as session:
+                result = await session.run(
+                    "EXPLAIN " + query.text,  # type: ignore[arg-type]
+                    dict.fromkeys(query.params),
+                )
+                summary = await result.consume()
+        return [
+            s.status_description
+            for s in summary.gql_status_objects
+            if s.classification == neo4j.NotificationClassification.DEPRECATION
+        ]
+
     async def run_ddl(self, statement: str) -> None:
         """Run one schema statement (DDL cannot share a transaction with data writes)."""
         driver = self._require()
