@@ -7,6 +7,7 @@ bash scripts/setup.sh
 export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}"
 echo "==> ruff"
 .venv/bin/ruff check kgmem tests benchmarks notebooks
+.venv/bin/ruff format --check kgmem tests benchmarks notebooks
 echo "==> mypy"
 .venv/bin/mypy
 echo "==> pytest"

@@ -319,10 +319,7 @@ def test_entity_boost_counts_a_query_entity_by_its_specificity_in_the_set() -> N
 def test_entity_specificity_is_a_share_and_never_exceeds_the_flat_boost(
     mentions: list[list[str]],
 ) -> None:
-    cs = [
-        cand(id=str(i), matched_entities=tuple(m))
-        for i, m in enumerate(mentions)
-    ]
+    cs = [cand(id=str(i), matched_entities=tuple(m)) for i, m in enumerate(mentions)]
     spec = entity_specificity(cs)
     assert all(0.0 <= v < 1.0 for v in spec.values())
     for s in rank(cs, BALANCED, NOW):
