@@ -383,10 +383,14 @@ async def find_topic_communities(
 
 async def find_topic_groups(
     graph: GraphClient, *, name: str, namespace: str, resolution: float
-) -> list[Row]:
-    return await graph.run(
+) -> dict[str, int]:
+    """Memory id → coarse (Leiden) community."""
+    rows = await graph.run(
         "find_topic_groups", graph=name, namespace=namespace, resolution=resolution
     )
+    if not rows:
+        return {}
+    return {str(m): int(c) for m, c in zip(rows[0]["ids"], rows[0]["communities"], strict=True)}
 
 
 async def find_topics(graph: GraphClient, *, namespaces: list[str], limit: int) -> list[Row]:

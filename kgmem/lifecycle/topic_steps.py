@@ -89,13 +89,12 @@ async def run_topics(ctx: StepContext) -> None:
             ]
             desired = plan_topics(ctx.namespace, nodes)
             if len(desired) >= 3:  # a tree needs leaves to group, and more than one group
-                groups = await lrepo.find_topic_groups(
+                coarse = await lrepo.find_topic_groups(
                     ctx.graph,
                     name=name,
                     namespace=ctx.namespace,
                     resolution=ctx.policy.topic_parent_resolution,
                 )
-                coarse = {str(m): int(r["community"]) for r in groups for m in r["ids"]}
                 desired += plan_parents(ctx.namespace, desired, nodes, coarse)
     existing = await lrepo.find_topics(ctx.graph, namespaces=[ctx.namespace], limit=100_000)
     keep = frozenset(str(r["id"]) for r in existing if r["name_method"] == "llm")

@@ -22,6 +22,7 @@ from test_consolidation import DAY, MIN, NOW, _at_cosine, _direction, mem, plant
 from kgmem.graph import lifecycle_repository as lrepo
 from kgmem.graph import repository
 from kgmem.ingest.normalize import content_hash, normalize_name
+from kgmem.lifecycle import merge_steps
 from kgmem.lifecycle.context import ALL_STATUSES
 from kgmem.lifecycle.memory_steps import LIVE, rehearsal_filters
 from kgmem.lifecycle.policy import Policy
@@ -291,3 +292,41 @@ def test_lifecycle_redundancy_compares_a_bounded_window_per_run_and_in_time_ever
     step = run(km, arun, ns, "redundancy").step("redundancy")
     assert step.stats["window"] == 1 and step.changes == {"merged": 1}
     assert mem(km, arun, ns, late)["status"] == "merged"
+
+
+def test_lifecycle_redundancy_stops_reading_the_window_once_it_has_more_pairs_than_its_cap(
+    km: Kgmem, arun: Any, namespace: str, monkeypatch: Any
+) -> None:
+    """Seed 004's 50 comparisons per cycle: a window is read in chunks and reading stops as soon
+    as the pairs found exceed the cap (the rest could only be left over); a capped run marks
+    nothing checked, so bounded runs still merge every pair in time, and a run with the pairs
+    under its cap reads its whole window."""
+    monkeypatch.setattr(merge_steps, "READ_CHUNK", 2)
+    ns = namespace
+    dups = []
+    for i in range(4):
+        v = _direction(720 + i)
+        plant(km, arun, ns, f"Ivo paints boat number {i}.", utility=0.7, embedding=v)
+        dups.append(
+            plant(
+                km, arun, ns, f"Ivo paints boat, no. {i}.", embedding=_at_cosine(v, 0.96, 730 + i)
+            )
+        )
+    for i in range(6):  # loners: nothing above the threshold
+        plant(km, arun, ns, f"loner {i}", embedding=_direction(740 + i))
+    caps = {"redundancy": 1}
+    first = run(km, arun, ns, "redundancy", caps=caps).step("redundancy")
+    assert first.stats["window"] == 14 and first.capped
+    assert first.stats["compared"] < 14  # stopped once two pairs were in hand
+    assert first.stats["similar_pairs"] >= 2 and first.changes == {"merged": 1}
+    merged, runs = 1, 1
+    while runs < 10:
+        step = run(km, arun, ns, "redundancy", caps=caps).step("redundancy")
+        runs += 1
+        merged += step.changes.get("merged", 0)
+        if not step.capped:
+            break
+    assert merged == 4 and step.stats["compared"] == step.stats["window"]  # the last read all
+    assert all(mem(km, arun, ns, d)["status"] == "merged" for d in dups)
+    again = run(km, arun, ns, "redundancy").step("redundancy")
+    assert again.changes == {} and again.stats["window"] == 0
