@@ -152,6 +152,48 @@ async def find_rehearsal_candidates(
     return [r["memory"] for r in rows]
 
 
+async def find_transition_candidates(
+    graph: GraphClient,
+    *,
+    namespace: str,
+    statuses: list[str],
+    after: str,
+    limit: int,
+    speculative_below: float,
+    archival_before: datetime,
+    archival_max_importance: float,
+    archival_max_access: int,
+    now_ms: int,
+    min_ratio: float,
+    base_stability: dict[str, float],
+    tier_decay: dict[str, float],
+    pinned_decay: float,
+    human_sources: list[str],
+    auto_decay: float,
+    access_weight: float,
+) -> list[dict[str, Any]]:
+    rows = await graph.run(
+        "find_transition_candidates",
+        namespace=namespace,
+        statuses=statuses,
+        after=after,
+        limit=limit,
+        speculative_below=speculative_below,
+        archival_before=archival_before,
+        archival_max_importance=archival_max_importance,
+        archival_max_access=archival_max_access,
+        now_ms=now_ms,
+        min_ratio=min_ratio,
+        base_stability=base_stability,
+        tier_decay=tier_decay,
+        pinned_decay=pinned_decay,
+        human_sources=human_sources,
+        auto_decay=auto_decay,
+        access_weight=access_weight,
+    )
+    return [r["memory"] for r in rows]
+
+
 async def find_hot_candidates(
     graph: GraphClient,
     *,
