@@ -423,6 +423,13 @@ async def find_topic_communities(
     )
 
 
+async def find_memory_contents(
+    graph: GraphClient, *, namespace: str, ids: list[str]
+) -> dict[str, str]:
+    rows = await graph.run("find_memory_contents", namespace=namespace, ids=ids)
+    return {str(r["id"]): str(r["content"]) for r in rows}
+
+
 async def find_topic_groups(
     graph: GraphClient, *, name: str, namespace: str, resolution: float
 ) -> dict[str, int]:
