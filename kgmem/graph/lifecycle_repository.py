@@ -480,18 +480,10 @@ async def get_centrality_changes(
     return int(rows[0]["updated"]) if rows else 0
 
 
-def set_memory_centrality(
-    *, name: str, namespace: str, digits: int, tolerance: float, now: datetime
-) -> Step:
+def set_memory_centrality(*, name: str, namespace: str, digits: int, tolerance: float) -> Step:
     return Step(
         "set_memory_centrality",
-        {
-            "graph": name,
-            "namespace": namespace,
-            "digits": digits,
-            "tolerance": tolerance,
-            "now": now,
-        },
+        {"graph": name, "namespace": namespace, "digits": digits, "tolerance": tolerance},
     )
 
 
