@@ -5,8 +5,9 @@ embeddings, real entity names) on a private local Neo4j + GDS, then runs ``Kgmem
 with every step and the LLM off, and reports the total and per-step seconds, what each step
 changed, the Python process's peak RSS and the Neo4j JVM's peak RSS (``VmHWM``). A second run
 right after shows what an idempotent rerun costs. Growth is compared with n log n. Each step's
-Python CPU seconds and statement count are recorded beside its wall time, so what the server did
-(wall − CPU, under no other load) and what Python did can be told apart.
+Python CPU seconds, the server JVM's CPU seconds and statement count are recorded beside its wall
+time, so what the server did and what Python did can be told apart, and compared across runs
+under different load from other processes.
 
     python -m benchmarks.consolidation --sizes 10000 100000
 
@@ -41,6 +42,20 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
+def jvm_cpu_s(km: Kgmem) -> float:
+    """The local server's CPU seconds so far (user + system, from /proc; 0 when not ours): what a
+    step cost the server, which other processes' load does not inflate the way it does wall."""
+    info = LocalServer(km.settings).status()
+    if info is None:
+        return 0.0
+    try:
+        with open(f"/proc/{info.pid}/stat", encoding="ascii") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def jvm_peak_mib(km: Kgmem) -> float | None:
     """The local server's peak resident memory, from /proc (None when it is not ours)."""
     info = LocalServer(km.settings).status()
@@ -69,18 +84,21 @@ async def run_size(
         print(f"{size}: reusing the store in {km.settings.home}", flush=True)
     runs = []
     for attempt in () if build_only else ("first", "second"):
-        cpu: dict[str, tuple[float, int]] = {}
-        mark = [time.process_time(), float(km.graph.statements_run)]
+        cpu: dict[str, tuple[float, int, float]] = {}
+        mark = [time.process_time(), float(km.graph.statements_run), jvm_cpu_s(km)]
 
         def progress(
             step: StepReport,
-            cpu: dict[str, tuple[float, int]] = cpu,
+            cpu: dict[str, tuple[float, int, float]] = cpu,
             mark: list[float] = mark,
         ) -> None:
-            now = [time.process_time(), float(km.graph.statements_run)]
-            cpu[step.name] = (now[0] - mark[0], int(now[1] - mark[1]))
+            now = [time.process_time(), float(km.graph.statements_run), jvm_cpu_s(km)]
+            cpu[step.name] = (now[0] - mark[0], int(now[1] - mark[1]), now[2] - mark[2])
             mark[:] = now
-            print(f"  {step.name}: {step.duration_s:.2f} s", flush=True)
+            print(
+                f"  {step.name}: {step.duration_s:.2f} s, JVM CPU {cpu[step.name][2]:.2f} s",
+                flush=True,
+            )
 
         t0 = time.perf_counter()
         report = await km.consolidate(ns, progress=progress)
@@ -89,14 +107,21 @@ async def run_size(
             s.name: {
                 "s": round(s.duration_s, 2),
                 "cpu_s": round(cpu[s.name][0], 2),
+                "jvm_cpu_s": round(cpu[s.name][2], 2),
                 "statements": cpu[s.name][1],
                 "changed": s.changes,
                 "error": s.error,
             }
             for s in report.steps
         }
-        runs.append({"run": attempt, "seconds": round(seconds, 2), "steps": steps})
-        print(f"{size}: {attempt} run {seconds:.1f} s (load {load()})", flush=True)
+        jvm = round(sum(v[2] for v in cpu.values()), 2)
+        runs.append(
+            {"run": attempt, "seconds": round(seconds, 2), "jvm_cpu_s": jvm, "steps": steps}
+        )
+        print(
+            f"{size}: {attempt} run {seconds:.1f} s, JVM CPU {jvm:.1f} s (load {load()})",
+            flush=True,
+        )
     if not keep:
         await km.wipe_namespace(ns)
     return {
@@ -110,13 +135,17 @@ async def run_size(
 
 
 def render(results: list[dict[str, Any]]) -> str:
-    lines = ["| memories | first run s | second run s | python peak MiB | JVM peak MiB | load |"]
-    lines.append("|---:|---:|---:|---:|---:|---|")
+    lines = [
+        "| memories | first run s | second run s | JVM CPU s (1st / 2nd) | python peak MiB "
+        "| JVM peak MiB | load |"
+    ]
+    lines.append("|---:|---:|---:|---:|---:|---:|---|")
     for r in results:
         first, second = r["runs"]
         jvm = f"{r['jvm_peak_mib']:.0f}" if r["jvm_peak_mib"] else "n/a"
         lines.append(
             f"| {r['memories']} | {first['seconds']:.1f} | {second['seconds']:.1f} | "
+            f"{first['jvm_cpu_s']:.1f} / {second['jvm_cpu_s']:.1f} | "
             f"{r['python_peak_mib']:.0f} | {jvm} | {r['load']} |"
         )
     if len(results) >= 2:
@@ -130,8 +159,8 @@ def render(results: list[dict[str, Any]]) -> str:
         )
     for r in results:
         lines += ["", f"Steps at {r['memories']} (first run; second run s in brackets):", ""]
-        lines.append("| step | s | (2nd) | python CPU s | statements | changed |")
-        lines.append("|---|---:|---:|---:|---:|---|")
+        lines.append("| step | s | (2nd) | python CPU s | JVM CPU s | statements | changed |")
+        lines.append("|---|---:|---:|---:|---:|---:|---|")
         first, second = r["runs"]
         for name, s in first["steps"].items():
             changed = ", ".join(f"{k} {v}" for k, v in s["changed"].items() if v) or "—"
@@ -139,7 +168,7 @@ def render(results: list[dict[str, Any]]) -> str:
                 changed += f" (error: {s['error']})"
             lines.append(
                 f"| {name} | {s['s']:.2f} | ({second['steps'][name]['s']:.2f}) | "
-                f"{s['cpu_s']:.2f} | {s['statements']} | {changed} |"
+                f"{s['cpu_s']:.2f} | {s['jvm_cpu_s']:.2f} | {s['statements']} | {changed} |"
             )
     return "\n".join(lines) + "\n"
 
@@ -155,7 +184,7 @@ async def main(args: argparse.Namespace) -> None:
             )
     if args.build_only:
         return
-    path = write_result("consolidation", render(results), {"results": results})
+    path = write_result(args.name, render(results), {"results": results})
     print(f"wrote {path}")
 
 
@@ -167,4 +196,7 @@ if __name__ == "__main__":
     parser.add_argument("--pagecache", default="1g")
     parser.add_argument("--home", help="keep the server's data here and reuse a store built there")
     parser.add_argument("--build-only", action="store_true", help="build the stores, run nothing")
+    parser.add_argument(
+        "--name", default="consolidation", help="results/<name>-<date>.md (and .json)"
+    )
     asyncio.run(main(parser.parse_args()))

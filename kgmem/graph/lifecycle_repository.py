@@ -152,6 +152,48 @@ async def find_rehearsal_candidates(
     return [r["memory"] for r in rows]
 
 
+async def find_transition_candidates(
+    graph: GraphClient,
+    *,
+    namespace: str,
+    statuses: list[str],
+    after: str,
+    limit: int,
+    speculative_below: float,
+    archival_before: datetime,
+    archival_max_importance: float,
+    archival_max_access: int,
+    now_ms: int,
+    min_ratio: float,
+    base_stability: dict[str, float],
+    tier_decay: dict[str, float],
+    pinned_decay: float,
+    human_sources: list[str],
+    auto_decay: float,
+    access_weight: float,
+) -> list[dict[str, Any]]:
+    rows = await graph.run(
+        "find_transition_candidates",
+        namespace=namespace,
+        statuses=statuses,
+        after=after,
+        limit=limit,
+        speculative_below=speculative_below,
+        archival_before=archival_before,
+        archival_max_importance=archival_max_importance,
+        archival_max_access=archival_max_access,
+        now_ms=now_ms,
+        min_ratio=min_ratio,
+        base_stability=base_stability,
+        tier_decay=tier_decay,
+        pinned_decay=pinned_decay,
+        human_sources=human_sources,
+        auto_decay=auto_decay,
+        access_weight=access_weight,
+    )
+    return [r["memory"] for r in rows]
+
+
 async def find_hot_candidates(
     graph: GraphClient,
     *,
@@ -381,12 +423,23 @@ async def find_topic_communities(
     )
 
 
+async def find_memory_contents(
+    graph: GraphClient, *, namespace: str, ids: list[str]
+) -> dict[str, str]:
+    rows = await graph.run("find_memory_contents", namespace=namespace, ids=ids)
+    return {str(r["id"]): str(r["content"]) for r in rows}
+
+
 async def find_topic_groups(
     graph: GraphClient, *, name: str, namespace: str, resolution: float
-) -> list[Row]:
-    return await graph.run(
+) -> dict[str, int]:
+    """Memory id → coarse (Leiden) community."""
+    rows = await graph.run(
         "find_topic_groups", graph=name, namespace=namespace, resolution=resolution
     )
+    if not rows:
+        return {}
+    return {str(m): int(c) for m, c in zip(rows[0]["ids"], rows[0]["communities"], strict=True)}
 
 
 async def find_topics(graph: GraphClient, *, namespaces: list[str], limit: int) -> list[Row]:
@@ -427,18 +480,10 @@ async def get_centrality_changes(
     return int(rows[0]["updated"]) if rows else 0
 
 
-def set_memory_centrality(
-    *, name: str, namespace: str, digits: int, tolerance: float, now: datetime
-) -> Step:
+def set_memory_centrality(*, name: str, namespace: str, digits: int, tolerance: float) -> Step:
     return Step(
         "set_memory_centrality",
-        {
-            "graph": name,
-            "namespace": namespace,
-            "digits": digits,
-            "tolerance": tolerance,
-            "now": now,
-        },
+        {"graph": name, "namespace": namespace, "digits": digits, "tolerance": tolerance},
     )
 
 

@@ -224,7 +224,6 @@ async def run_centrality(ctx: StepContext) -> None:
                     namespace=ctx.namespace,
                     digits=digits,
                     tolerance=tolerance,
-                    now=ctx.now,
                 )
             ],
             changed=_centrality_updated,

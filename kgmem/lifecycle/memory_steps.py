@@ -3,7 +3,9 @@ housekeeping (the tiers runner is in :mod:`~kgmem.lifecycle.tier_steps`).
 
 Contract: each runner scans memories in bounded pages, decides with the pure rules
 (:mod:`~kgmem.lifecycle.upkeep`, :mod:`~kgmem.lifecycle.transitions`,
-:mod:`~kgmem.lifecycle.tiers`), stops adding changes at the step's cap (and says so), and writes
+:mod:`~kgmem.lifecycle.tiers`) — rehearsal and transitions read only the candidates a superset
+filter on the server lets through, with the pure rules' thresholds passed in — stops adding
+changes at the step's cap (and says so), and writes
 all it decided in one transaction through :meth:`StepContext.commit`. Every write is guarded by
 the value it was decided from, so a memory changed meanwhile (a recall touching it) is left for
 the next run rather than overwritten; the report counts what the graph actually changed.
@@ -21,7 +23,11 @@ from kgmem.ingest.scoring import human_sources
 from kgmem.lifecycle.context import ALL_STATUSES, StepContext, first_count, log
 from kgmem.lifecycle.policy import Policy
 from kgmem.lifecycle.records import StatusChange
-from kgmem.lifecycle.retention import ACCESS_STABILITY_WEIGHT, AUTO_EXTRACTED_DECAY
+from kgmem.lifecycle.retention import (
+    ACCESS_STABILITY_WEIGHT,
+    AUTO_EXTRACTED_DECAY,
+    DEFAULT_STATE_THRESHOLDS,
+)
 from kgmem.lifecycle.strength import UTILITY_PRIOR
 from kgmem.lifecycle.tiers import TIERED_STATUSES, trim_plan
 from kgmem.lifecycle.transitions import decide_status, retention_now
@@ -34,6 +40,7 @@ from kgmem.lifecycle.upkeep import (
     endangered_ratio,
     rehearsal_plan,
     replay_plan,
+    retention_ratio,
 )
 from kgmem.taxonomy import BASE_STABILITY_DAYS, TIER_DECAY_MULTIPLIER, Tier
 
@@ -43,20 +50,43 @@ LIVE = [s.value for s in TIERED_STATUSES]
 # --- rehearsal --------------------------------------------------------------------------------
 
 
-def rehearsal_filters(policy: Policy, now: datetime) -> dict[str, Any]:
-    """What ``find_rehearsal_candidates`` filters by: seed 003's stability tables and the
-    thresholds of the pure rules (a superset of the memories rehearsal or drift may touch)."""
+def _stability_filters(now: datetime, min_ratio: float) -> dict[str, Any]:
+    """Seed 003's effective-stability tables and the t/S bound a candidate query tests."""
     return {
-        "utility_prior": UTILITY_PRIOR,
-        "drift_before": now - timedelta(days=1) + timedelta(seconds=1),
         "now_ms": int(now.timestamp() * 1000),
-        "min_ratio": endangered_ratio(policy),
+        "min_ratio": min_ratio,
         "base_stability": {c.value: v for c, v in BASE_STABILITY_DAYS.items()},
         "tier_decay": {t.value: v for t, v in TIER_DECAY_MULTIPLIER.items()},
         "pinned_decay": TIER_DECAY_MULTIPLIER[Tier.SEMANTIC],
         "human_sources": sorted(human_sources()),
         "auto_decay": AUTO_EXTRACTED_DECAY,
         "access_weight": ACCESS_STABILITY_WEIGHT,
+    }
+
+
+def rehearsal_filters(policy: Policy, now: datetime) -> dict[str, Any]:
+    """What ``find_rehearsal_candidates`` filters by: seed 003's stability tables and the
+    thresholds of the pure rules (a superset of the memories rehearsal or drift may touch)."""
+    return {
+        "utility_prior": UTILITY_PRIOR,
+        "drift_before": now - timedelta(days=1) + timedelta(seconds=1),
+        **_stability_filters(now, endangered_ratio(policy)),
+    }
+
+
+def transition_filters(policy: Policy, now: datetime) -> dict[str, Any]:
+    """What ``find_transition_candidates`` filters by: the thresholds of the pure transition
+    rules (a superset of the ACTIVE memories they may change; every other status is read). The
+    decay chain moves an ACTIVE memory only below seed 003's stale threshold, hence its t/S
+    bound; a second's slack on the archival age keeps the day count's rounding inside."""
+    return {
+        "speculative_below": policy.speculative_below,
+        "archival_before": now
+        - timedelta(days=policy.fact_archival_age_days)
+        + timedelta(seconds=1),
+        "archival_max_importance": policy.fact_archival_max_importance,
+        "archival_max_access": policy.fact_archival_max_access,
+        **_stability_filters(now, retention_ratio(policy, DEFAULT_STATE_THRESHOLDS.stale_below)),
     }
 
 
@@ -142,7 +172,8 @@ async def run_state_transitions(ctx: StepContext) -> None:
     and the purge of soft-deleted memories past their retention period."""
     changes: list[StatusChange] = []
     purges: list[StatusChange] = []
-    async for m in ctx.scan(ALL_STATUSES):
+    page = lrepo.find_transition_candidates
+    async for m in ctx.scan(ALL_STATUSES, page=page, **transition_filters(ctx.policy, ctx.now)):
         ctx.stat("scanned")
         try:
             decision = decide_status(m, ctx.now, ctx.policy)

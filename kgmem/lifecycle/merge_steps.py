@@ -5,7 +5,8 @@ Contract: like every runner, each one reads, decides with the pure rules
 (:mod:`~kgmem.lifecycle.conflicts`, :mod:`~kgmem.lifecycle.redundancy`) and writes all it decided
 in one transaction. Redundancy finds near-duplicates with the memory vector index (HNSW; top-k
 per memory, the same cosine score GDS kNN gave, no projection) from a bounded window of memories
-not compared since they were written or changed to every live memory of the namespace, and
+not compared since they were written or changed to every live memory of the namespace (read
+in chunks, stopping once it holds more pairs than the run may decide), and
 marks the window checked in the step's transaction when no pair was left over;
 every merge is written reversibly (MERGED_INTO keeps the merged memory's previous state) and its
 id reported for ``undo_merge``.
@@ -18,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kgmem.graph import lifecycle_repository as lrepo
+from kgmem.graph.client import Row
 from kgmem.ingest.episodes import as_utc
 from kgmem.ingest.normalize import content_hash
 from kgmem.ingest.scoring import source_trust
@@ -51,6 +53,9 @@ THEME_SOURCE = "consolidation"
 # Rows read from the (all-namespace) vector index per window memory before keeping this
 # namespace's top-k: room for other namespaces' copies of a text without missing our own.
 VECTOR_CANDIDATES = 100
+# Window memories read per vector query; reading stops once a run has more pairs than it may
+# decide, so a window full of duplicates costs a few chunks rather than the whole window.
+READ_CHUNK = 100
 
 
 # --- contradictions and the invalidation cascade -------------------------------------------
@@ -213,15 +218,7 @@ async def run_redundancy(ctx: StepContext) -> None:
     ctx.report.capped = len(unchecked) > window  # the next run compares the rest
     if not checking:
         return
-    rows = await lrepo.find_similar_memories(
-        ctx.graph,
-        namespace=ctx.namespace,
-        ids=checking,
-        top_k=ctx.policy.redundancy_top_k,
-        cutoff=gds_cutoff(ctx.policy.redundancy_similarity),
-        candidates=VECTOR_CANDIDATES,
-        limit=ctx.caps.redundancy * 2 * ctx.policy.redundancy_top_k,
-    )
+    rows = await _similar_rows(ctx, checking)
     members = {str(r[k]["id"]): _member(r[k]) for r in rows for k in ("a", "b")}
     pairs = [
         SimilarPair(str(r["a"]["id"]), str(r["b"]["id"]), cosine_from_gds(float(r["similarity"])))
@@ -276,6 +273,38 @@ async def run_redundancy(ctx: StepContext) -> None:
         merged = out[1 if themes else 0]
         ctx.report.count("merged", first_count(merged, "merged", len(merges), ctx.dry_run))
         ctx.report.ids["merges"] = merge_ids
+
+
+async def _similar_rows(ctx: StepContext, checking: list[str]) -> list[Row]:
+    """The window's near-duplicate rows, read ``READ_CHUNK`` memories at a time until more
+    qualifying pairs are found than one run may decide (seed 004: max 50 comparisons per
+    cycle): the rest of the window could only add pairs the cap leaves over, and no memory is
+    marked checked in a capped run, so the next run reads them again."""
+    threshold = ctx.policy.redundancy_similarity
+    rows: list[Row] = []
+    found: set[tuple[str, str]] = set()
+    compared = 0
+    for start in range(0, len(checking), READ_CHUNK):
+        part = checking[start : start + READ_CHUNK]
+        got = await lrepo.find_similar_memories(
+            ctx.graph,
+            namespace=ctx.namespace,
+            ids=part,
+            top_k=ctx.policy.redundancy_top_k,
+            cutoff=gds_cutoff(threshold),
+            candidates=VECTOR_CANDIDATES,
+            limit=ctx.caps.redundancy * 2 * ctx.policy.redundancy_top_k,
+        )
+        rows += got
+        compared += len(part)
+        for r in got:  # the pairs plan_clusters counts: distinct, strictly above the threshold
+            a, b = str(r["a"]["id"]), str(r["b"]["id"])
+            if a != b and cosine_from_gds(float(r["similarity"])) > threshold:
+                found.add((min(a, b), max(a, b)))
+        if len(found) > ctx.caps.redundancy:
+            break
+    ctx.stat("compared", compared)
+    return rows
 
 
 def _merge_row(

@@ -13,6 +13,7 @@ as long as the topic exists. A dry run never asks the LLM (names do not change w
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from kgmem.errors import LLMError
 from kgmem.graph import lifecycle_repository as lrepo
@@ -20,6 +21,7 @@ from kgmem.lifecycle.context import StepContext, first_count, log
 from kgmem.lifecycle.topic_names import (
     NAMING_SCHEMA,
     NAMING_SYSTEM,
+    SAMPLES,
     naming_batches,
     naming_prompt,
     parse_llm_names,
@@ -29,8 +31,8 @@ from kgmem.lifecycle.topics import (
     CommunityNode,
     TopicPlan,
     diff_topics,
-    plan_parents,
     plan_topics,
+    plan_tree,
 )
 
 
@@ -61,6 +63,29 @@ async def _topic_names(
     return named
 
 
+async def _plan(
+    ctx: StepContext, nodes: list[CommunityNode], coarse: Mapping[str, int]
+) -> tuple[list[TopicPlan], list[CommunityNode]]:
+    """The topic tree (:func:`~kgmem.lifecycle.topics.plan_tree`) with memory texts fetched
+    only for the topics whose entities do not name them: plan, fetch the texts the naming read,
+    plan again until it reads no text it lacks — the same tree as planning with every text,
+    without reading a hundred thousand of them."""
+    texts: dict[str, str] = {}
+    while True:
+        wanted: set[str] = set()
+        desired = plan_tree(ctx.namespace, nodes, coarse, wanted=wanted)
+        missing = sorted(wanted - texts.keys())
+        if not missing:
+            ctx.stat("texts_read", len(texts))
+            return desired, nodes
+        got = await lrepo.find_memory_contents(ctx.graph, namespace=ctx.namespace, ids=missing)
+        texts.update(dict.fromkeys(missing, "") | got)
+        nodes = [
+            replace(n, text=texts[n.id]) if n.kind == "memory" and n.id in texts else n
+            for n in nodes
+        ]
+
+
 async def run_topics(ctx: StepContext) -> None:
     """Seed 002's topic index as a tree: GDS Louvain over the memory–entity graph gives the leaf
     topics (IN_TOPIC edges, member counts), Leiden at a coarser resolution groups them under
@@ -76,27 +101,29 @@ async def run_topics(ctx: StepContext) -> None:
                 ctx.graph, name=name, namespace=ctx.namespace, min_members=MIN_MEMBERS
             )
             nodes = [
+                CommunityNode("memory", str(mid), "", int(r["community"]))
+                for r in rows
+                for mid in r["memories"]
+            ] + [
                 CommunityNode(
-                    kind,
+                    "entity",
                     str(x["id"]),
                     str(x["text"]),
                     int(r["community"]),
                     int(x.get("mentions") or 0),
                 )
                 for r in rows
-                for kind, items in (("memory", r["memories"]), ("entity", r["entities"]))
-                for x in items
+                for x in r["entities"]
             ]
-            desired = plan_topics(ctx.namespace, nodes)
-            if len(desired) >= 3:  # a tree needs leaves to group, and more than one group
-                groups = await lrepo.find_topic_groups(
+            coarse: dict[str, int] = {}
+            if len(plan_topics(ctx.namespace, nodes)) >= 3:  # a tree needs leaves to group
+                coarse = await lrepo.find_topic_groups(
                     ctx.graph,
                     name=name,
                     namespace=ctx.namespace,
                     resolution=ctx.policy.topic_parent_resolution,
                 )
-                coarse = {str(m): int(r["community"]) for r in groups for m in r["ids"]}
-                desired += plan_parents(ctx.namespace, desired, nodes, coarse)
+            desired, nodes = await _plan(ctx, nodes, coarse)
     existing = await lrepo.find_topics(ctx.graph, namespaces=[ctx.namespace], limit=100_000)
     keep = frozenset(str(r["id"]) for r in existing if r["name_method"] == "llm")
     diff = diff_topics(desired, {str(r["id"]): str(r["name"]) for r in existing}, keep)
@@ -104,7 +131,10 @@ async def run_topics(ctx: StepContext) -> None:
     ctx.stat("parent_topics", sum(1 for t in desired if t.level > 0))
     if diff.empty:
         return
-    texts = {n.id: n.text for n in nodes if n.kind == "memory"}
+    texts: dict[str, str] = {}
+    if ctx.llm is not None and not ctx.dry_run:  # the naming prompt shows a few member texts
+        sampled = sorted({m for t in diff.create for m in t.members[:SAMPLES]})
+        texts = await lrepo.find_memory_contents(ctx.graph, namespace=ctx.namespace, ids=sampled)
     llm_names = await _topic_names(ctx, diff.create, texts)
     create = [
         {

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from kgmem.ingest.linking import content_words
@@ -62,8 +62,11 @@ def topic_id(namespace: str, members: Sequence[str]) -> str:
     return f"topic-{digest[:20]}"
 
 
-def top_terms(entities: Sequence[CommunityNode], texts: Sequence[str], n: int) -> list[str]:
-    """Entity names by mentions, then content words by frequency, without repeats."""
+def top_terms(
+    entities: Sequence[CommunityNode], texts: Callable[[], Sequence[str]], n: int
+) -> list[str]:
+    """Entity names by mentions, then content words by frequency, without repeats; ``texts``
+    is called only when the entities give fewer than ``n`` terms."""
     terms: list[str] = []
     seen: set[str] = set()
     for e in sorted(entities, key=lambda e: (-e.mentions, e.text.casefold(), e.id)):
@@ -75,7 +78,7 @@ def top_terms(entities: Sequence[CommunityNode], texts: Sequence[str], n: int) -
     if len(terms) >= n:  # the entities name it: no member text need be read
         return terms[:n]
     words: Counter[str] = Counter()
-    for text in texts:
+    for text in texts():
         words.update(set(content_words(text)))
     for word, _count in sorted(words.items(), key=lambda kv: (-kv[1], kv[0])):
         if len(terms) >= n:
@@ -86,13 +89,25 @@ def top_terms(entities: Sequence[CommunityNode], texts: Sequence[str], n: int) -
     return terms[:n]
 
 
+def _reader(members: Sequence[CommunityNode], wanted: set[str] | None) -> Callable[[], list[str]]:
+    def read() -> list[str]:
+        if wanted is not None:  # the caller learns whose texts naming read
+            wanted.update(m.id for m in members)
+        return [m.text for m in members]
+
+    return read
+
+
 def plan_topics(
     namespace: str,
     nodes: Iterable[CommunityNode],
     *,
     min_members: int = MIN_MEMBERS,
     max_topics: int = MAX_TOPICS,
+    wanted: set[str] | None = None,
 ) -> list[TopicPlan]:
+    """The leaf topics; the ids of the memories whose texts the naming read are added to
+    ``wanted`` (so a caller can plan without texts, fetch those and plan again)."""
     memories: dict[int, list[CommunityNode]] = {}
     entities: dict[int, list[CommunityNode]] = {}
     for node in nodes:
@@ -104,7 +119,7 @@ def plan_topics(
         if len(members) < min_members:
             continue
         ents = entities.get(community, [])
-        terms = tuple(top_terms(ents, [m.text for m in members], NAME_TERMS))
+        terms = tuple(top_terms(ents, _reader(members, wanted), NAME_TERMS))
         ids = tuple(sorted(m.id for m in members))
         plans.append(
             TopicPlan(
@@ -150,8 +165,11 @@ def plan_parents(
     leaves: Sequence[TopicPlan],
     nodes: Iterable[CommunityNode],
     coarse: Mapping[str, int],
+    *,
+    wanted: set[str] | None = None,
 ) -> list[TopicPlan]:
-    """Parent topics over ``leaves`` from ``coarse`` (memory id → coarse community)."""
+    """Parent topics over ``leaves`` from ``coarse`` (memory id → coarse community); ``wanted``
+    as for :func:`plan_topics`."""
     by_parent: dict[int, list[TopicPlan]] = {}
     for leaf in leaves:
         votes = Counter(coarse[m] for m in leaf.members if m in coarse)
@@ -169,7 +187,7 @@ def plan_parents(
         terms = tuple(
             top_terms(
                 [text[e] for e in ents if e in text],
-                [text[m].text for m in members if m in text],
+                _reader([text[m] for m in members if m in text], wanted),
                 NAME_TERMS,
             )
         )
@@ -187,3 +205,18 @@ def plan_parents(
         )
     parents.sort(key=lambda p: (-p.size, p.name, p.id))
     return parents
+
+
+def plan_tree(
+    namespace: str,
+    nodes: Sequence[CommunityNode],
+    coarse: Mapping[str, int],
+    *,
+    wanted: set[str] | None = None,
+) -> list[TopicPlan]:
+    """The leaves, then the parents over them when there are three leaves or more (a tree
+    needs leaves to group, and more than one group)."""
+    desired = plan_topics(namespace, nodes, wanted=wanted)
+    if len(desired) >= 3:
+        desired += plan_parents(namespace, desired, nodes, coarse, wanted=wanted)
+    return desired

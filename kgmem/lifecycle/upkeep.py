@@ -28,7 +28,13 @@ from kgmem.lifecycle.retention import (
     fsrs_retention,
     regularise_retention,
 )
-from kgmem.lifecycle.strength import coactivation_boost, needs_rehearsal, rehearse, utility_drift
+from kgmem.lifecycle.strength import (
+    REHEARSE_BELOW,
+    coactivation_boost,
+    needs_rehearsal,
+    rehearse,
+    utility_drift,
+)
 from kgmem.taxonomy import Status, Tier
 
 UPKEEP_STATUSES = frozenset({Status.ACTIVE, Status.STALE})
@@ -63,14 +69,19 @@ def endangered(m: MemoryRecord, r: float, now: datetime, policy: Policy) -> bool
 
 def endangered_ratio(policy: Policy) -> float:
     """A lower bound on the t/S (days since last use over effective stability) at which a memory
-    can need rehearsal, so a filter ``t/S >= ratio`` run elsewhere never drops one that does.
+    can need rehearsal, so a filter ``t/S >= ratio`` run elsewhere never drops one that does."""
+    return retention_ratio(policy, REHEARSE_BELOW)
+
+
+def retention_ratio(policy: Policy, below: float) -> float:
+    """A lower bound on the t/S at which the policy's (regularised) retention is below ``below``.
     Both curves are functions of t/S alone, non-increasing, and the regularisations are
     monotone, so bisection on the pure functions finds the threshold; ``inf`` when retention
     never drops below it."""
     curve = fsrs_retention if policy.retention_model == "fsrs" else exp_retention
 
     def due(x: float) -> bool:
-        return needs_rehearsal(regularise_retention(curve(x, 1.0), policy.regularisation))
+        return regularise_retention(curve(x, 1.0), policy.regularisation) < below
 
     lo, hi = 0.0, 1.0
     while not due(hi):

@@ -22,13 +22,14 @@ from test_consolidation import DAY, MIN, NOW, _at_cosine, _direction, mem, plant
 from kgmem.graph import lifecycle_repository as lrepo
 from kgmem.graph import repository
 from kgmem.ingest.normalize import content_hash, normalize_name
+from kgmem.lifecycle import merge_steps
 from kgmem.lifecycle.context import ALL_STATUSES
-from kgmem.lifecycle.memory_steps import LIVE, rehearsal_filters
+from kgmem.lifecycle.memory_steps import LIVE, rehearsal_filters, transition_filters
 from kgmem.lifecycle.policy import Policy
 from kgmem.lifecycle.records import MemoryRecord
 from kgmem.lifecycle.tier_steps import candidate_filters
 from kgmem.lifecycle.tiers import decide_tier, hot_candidate, shared_entities
-from kgmem.lifecycle.transitions import retention_now
+from kgmem.lifecycle.transitions import decide_status, retention_now
 from kgmem.lifecycle.upkeep import drift, endangered
 from kgmem.recall.diversity import HOT_MAX_AGE, HOT_MIN_ACCESS, HOT_MIN_UTILITY
 from kgmem.service import Kgmem
@@ -291,3 +292,103 @@ def test_lifecycle_redundancy_compares_a_bounded_window_per_run_and_in_time_ever
     step = run(km, arun, ns, "redundancy").step("redundancy")
     assert step.stats["window"] == 1 and step.changes == {"merged": 1}
     assert mem(km, arun, ns, late)["status"] == "merged"
+
+
+def test_lifecycle_redundancy_stops_reading_the_window_once_it_has_more_pairs_than_its_cap(
+    km: Kgmem, arun: Any, namespace: str, monkeypatch: Any
+) -> None:
+    """Seed 004's 50 comparisons per cycle: a window is read in chunks and reading stops as soon
+    as the pairs found exceed the cap (the rest could only be left over); a capped run marks
+    nothing checked, so bounded runs still merge every pair in time, and a run with the pairs
+    under its cap reads its whole window."""
+    monkeypatch.setattr(merge_steps, "READ_CHUNK", 2)
+    ns = namespace
+    dups = []
+    for i in range(4):
+        v = _direction(720 + i)
+        plant(km, arun, ns, f"Ivo paints boat number {i}.", utility=0.7, embedding=v)
+        dups.append(
+            plant(
+                km, arun, ns, f"Ivo paints boat, no. {i}.", embedding=_at_cosine(v, 0.96, 730 + i)
+            )
+        )
+    for i in range(6):  # loners: nothing above the threshold
+        plant(km, arun, ns, f"loner {i}", embedding=_direction(740 + i))
+    caps = {"redundancy": 1}
+    first = run(km, arun, ns, "redundancy", caps=caps).step("redundancy")
+    assert first.stats["window"] == 14 and first.capped
+    assert first.stats["compared"] < 14  # stopped once two pairs were in hand
+    assert first.stats["similar_pairs"] >= 2 and first.changes == {"merged": 1}
+    merged, runs = 1, 1
+    while runs < 10:
+        step = run(km, arun, ns, "redundancy", caps=caps).step("redundancy")
+        runs += 1
+        merged += step.changes.get("merged", 0)
+        if not step.capped:
+            break
+    assert merged == 4 and step.stats["compared"] == step.stats["window"]  # the last read all
+    assert all(mem(km, arun, ns, d)["status"] == "merged" for d in dups)
+    again = run(km, arun, ns, "redundancy").step("redundancy")
+    assert again.changes == {} and again.stats["window"] == 0
+
+
+def test_lifecycle_transition_candidates_hold_every_memory_a_transition_rule_changes(
+    km: Kgmem, arun: Any, namespace: str
+) -> None:
+    """Every memory the pure transition rules change (decay chain, expiries, archival, purge) is
+    among the server's candidates, on a store around every threshold and under each policy;
+    ACTIVE memories no rule touches are not shipped."""
+    ns = namespace
+    rnd = random.Random(19)
+    memories, _mentions = _edge_rows(ns, 500, 19)
+    for row in memories:  # the transition rules' own edges on top of the shared ones
+        props = row["props"]
+        props["status"] = rnd.choice(
+            ["active"] * 4 + ["stale", "archived", "deleted", "challenged", "superseded"]
+        )
+        props["confidence"] = rnd.choice([0.39, 0.4, 0.41, 0.8, None])
+        props["verification_state"] = rnd.choice(["unverified", "user_confirmed"])
+        props["category"] = rnd.choice([props["category"], "commitment", "fact"])
+        props["importance"] = rnd.choice([props["importance"], 0.29, 0.3, 0.1])
+        if rnd.random() < 0.2:
+            props["valid_until"] = NOW + rnd.choice([-DAY, -MIN, timedelta(0), MIN, DAY])
+        if rnd.random() < 0.2:
+            props["deleted_at"] = NOW - rnd.choice([89.99 * DAY, 90 * DAY, 91 * DAY])
+        if rnd.random() < 0.1:
+            props["resolved_at"] = NOW - rnd.choice([89 * DAY, 90 * DAY, 120 * DAY])
+        if rnd.random() < 0.2:
+            props["created_at"] = props["recorded_at"] = NOW - rnd.choice(
+                [90 * DAY - MIN, 90 * DAY, 90 * DAY + MIN, 90 * DAY + 2 * MIN]
+            )
+            props["last_accessed"] = None
+    arun(km.graph.write_batch([repository.create_memories(namespace=ns, memories=memories)]))
+    records = _all_records(km, arun, ns)
+    assert len(records) == 500
+    changed_rules = set()
+    for policy in (
+        Policy(),
+        Policy(retention_model="exp"),
+        Policy(regularisation="huber"),
+        Policy(fact_archival=False),
+    ):
+        decided = {m.id: decide_status(m, NOW, policy) for m in records}
+        changed = {mid for mid, d in decided.items() if d is not None}
+        changed_rules |= {d.rule for d in decided.values() if d is not None}
+        page = arun(
+            lrepo.find_transition_candidates(
+                km.graph,
+                namespace=ns,
+                statuses=ALL_STATUSES,
+                after="",
+                limit=100_000,
+                **transition_filters(policy, NOW),
+            )
+        )
+        candidates = {str(r["id"]) for r in page}
+        assert changed and changed <= candidates
+        untouched = {m.id for m in records if m.status.value == "active"} - changed
+        assert untouched - candidates  # some ACTIVE memories no rule changes stay on the server
+    assert changed_rules >= {
+        "purge", "commitment_decay", "speculative_expiry", "foresight_expiry", "decay",
+        "fact_archival",
+    }  # fmt: skip

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from hypothesis import given
@@ -33,7 +34,15 @@ from kgmem.lifecycle.redundancy import (
     theme_category,
     theme_content,
 )
-from kgmem.lifecycle.topics import CommunityNode, diff_topics, plan_topics, topic_id
+from kgmem.lifecycle.topics import (
+    CommunityNode,
+    TopicPlan,
+    diff_topics,
+    plan_parents,
+    plan_topics,
+    plan_tree,
+    topic_id,
+)
 from kgmem.taxonomy import MemoryRelation
 
 NOW = datetime(2025, 6, 1, 12, tzinfo=UTC)
@@ -230,3 +239,60 @@ def test_topic_diff_is_empty_when_nothing_changed() -> None:
     assert same.empty
     renamed = diff_topics(topics, {topics[0].id: "old name", "gone": "x"})
     assert renamed.rename == topics and renamed.remove == ["gone"] and not renamed.create
+
+
+WORDS = ["roses", "compost", "tomatoes", "kayak", "river", "violin", "concert", "bread"]
+
+
+@given(
+    st.lists(  # communities: (memory texts, entity names)
+        st.tuples(
+            st.lists(
+                st.lists(st.sampled_from(WORDS), min_size=1, max_size=4), min_size=1, max_size=6
+            ),
+            st.lists(st.sampled_from(["Ana", "Bo", "Cy", "Di", "Ed"]), max_size=4, unique=True),
+        ),
+        min_size=1,
+        max_size=8,
+    ),
+    st.integers(0, 3),
+    st.integers(1, 6),
+)
+def test_topics_planned_with_only_the_texts_naming_reads_equal_those_planned_with_all(
+    communities: list[tuple[list[list[str]], list[str]]], groups: int, max_topics: int
+) -> None:
+    """The runner plans without texts, fetches the ones naming read and plans again until it
+    reads none it lacks: the tree must be the one every text gives."""
+    full: list[CommunityNode] = []
+    coarse: dict[str, int] = {}
+    for c, (texts, names) in enumerate(communities):
+        for i, words in enumerate(texts):
+            mid = f"m{c}-{i}"
+            full.append(CommunityNode("memory", mid, " ".join(words), c))
+            coarse[mid] = (c + i) % (groups + 1)
+        full += [CommunityNode("entity", f"e{c}-{n}", n, c, mentions=3) for n in names]
+    store = {n.id: n.text for n in full if n.kind == "memory"}
+
+    def tree(nodes: list[CommunityNode], wanted: set[str] | None = None) -> list[TopicPlan]:
+        leaves = plan_topics("ns", nodes, max_topics=max_topics, wanted=wanted)
+        if len(leaves) >= 3:
+            leaves += plan_parents("ns", leaves, nodes, coarse, wanted=wanted)
+        return leaves
+
+    assert plan_tree("ns", full, coarse) == plan_topics("ns", full) + (
+        plan_parents("ns", plan_topics("ns", full), full, coarse)
+        if len(plan_topics("ns", full)) >= 3
+        else []
+    )
+    known: dict[str, str] = {}
+    nodes = [replace(n, text="") if n.kind == "memory" else n for n in full]
+    while True:
+        wanted: set[str] = set()
+        planned = tree(nodes, wanted)
+        missing = wanted - known.keys()
+        if not missing:
+            break
+        known |= {m: store[m] for m in missing}
+        nodes = [replace(n, text=known[n.id]) if n.id in known else n for n in nodes]
+    assert planned == tree(full)
+    assert set(known) <= set(store)

@@ -1,0 +1,5 @@
+// The content of some memories of a namespace (topic naming reads the texts of the few topics their entities do not name).
+// params: $namespace, $ids
+UNWIND $ids AS id
+MATCH (m:Memory {id: id, namespace: $namespace})
+RETURN m.id AS id, coalesce(m.content, '') AS content
