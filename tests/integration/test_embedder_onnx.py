@@ -1,0 +1,101 @@
+"""The ONNX backend against the torch one, on real sentences; its export cache is reused, and
+rebuilt when damaged. Real models throughout (the export runs torch.onnx on the wheel's BERT)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kgmem.ml import onnx_model
+from kgmem.ml.embedder import Embedder
+from kgmem.settings import Settings
+
+pytestmark = pytest.mark.models
+
+LOCOMO = Path("/work/shared/data/locomo/locomo_dev.json")
+SENTENCES = [
+    "When did Caroline go to the LGBTQ support group?",
+    "Melanie ran a charity race for mental health last Saturday.",
+    "I'm so proud of you, Caroline! That's amazing 🎉",
+    "Satya Nadella said Microsoft will open an office in Oslo.",
+    "",
+    "ok",
+    "Ünïcödé wörds, ÉMOJI and CAPITALS: naïve café résumé",
+    "A very long turn that runs past the model's window. " * 60,  # truncated at 256 tokens
+]
+
+
+def _texts() -> list[str]:
+    texts = list(SENTENCES)
+    if LOCOMO.exists():  # the shared LoCoMo copy, when this machine has it
+        sample = json.loads(LOCOMO.read_text())[0]["conversation"]
+        turns = [
+            t["text"]
+            for k, v in sample.items()
+            if k.startswith("session_") and isinstance(v, list)
+            for t in v
+        ]
+        texts += turns[:120]
+    return texts
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("model-cache")
+
+
+@pytest.fixture(scope="module")
+def onnx(cache: Path) -> Embedder:
+    return Embedder(Settings(model_cache_dir=cache, embed_batch_size=16))
+
+
+def test_onnx_vectors_equal_the_torch_vectors(onnx: Embedder) -> None:
+    texts = _texts()
+    ours = np.array(onnx.embed(texts))
+    torch = np.array(Embedder(Settings(embed_backend="torch", embed_batch_size=16)).embed(texts))
+    assert ours.shape == (len(texts), 384)
+    assert float(np.abs(ours - torch).max()) < 1e-5
+    assert float(np.min(np.sum(ours * torch, axis=1))) > 0.99999
+    one = np.array(onnx.embed_one(texts[-1]))  # alone vs in a padded batch: same vector
+    assert float(np.abs(one - ours[-1]).max()) < 1e-5
+
+
+def test_the_export_is_cached_and_reused(
+    onnx: Embedder, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = onnx.embed(SENTENCES)
+    files = sorted(cache.glob("*.onnx"))
+    assert len(files) == 1 and files[0].stat().st_size > 10_000_000
+
+    def no_export(*args: object) -> bytes:
+        raise AssertionError("a cached export was made again")
+
+    monkeypatch.setattr(onnx_model, "_export", no_export)
+    again = Embedder(Settings(model_cache_dir=cache, embed_batch_size=16))
+    assert again.embed(SENTENCES) == first
+
+
+def test_a_damaged_cache_file_is_rebuilt(
+    onnx: Embedder, cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    onnx.embed(["warm"])
+    good = next(cache.glob("*.onnx"))
+    damaged = tmp_path / good.name
+    raw = good.read_bytes()
+    damaged.write_bytes(raw[: len(raw) // 2])  # a write cut short by hand
+    exports = []
+    real = onnx_model._export
+
+    def counted(*args: object) -> bytes:
+        exports.append(1)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(onnx_model, "_export", counted)
+    rebuilt = Embedder(Settings(model_cache_dir=tmp_path, embed_batch_size=16))
+    diff = np.abs(np.array(rebuilt.embed(SENTENCES)) - np.array(onnx.embed(SENTENCES)))
+    assert float(diff.max()) < 1e-6
+    assert exports == [1]
+    assert onnx_model._read(damaged) is not None  # the damaged file was replaced by a good one
