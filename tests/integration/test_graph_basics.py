@@ -163,7 +163,49 @@ def test_a_crowded_shared_index_still_yields_the_namespaces_own_rows(
     )
     assert len(rows[0]["neighbours"]) == 2
     assert {n["id"] for n in rows[0]["neighbours"]} <= ours
+    sims = [n["similarity"] for n in rows[0]["neighbours"]]
+    assert sims == sorted(sims, reverse=True)  # best first, as the gate ranks them
     arun(km.wipe_namespace(crowd))
+
+
+def test_gate_neighbours_carry_their_entities_and_hash_twins(
+    km: Kgmem, arun: Any, namespace: str
+) -> None:
+    now = datetime.now(UTC)
+
+    def ent(name: str) -> dict[str, Any]:
+        return {
+            "id": f"{namespace}-{name}",
+            "name": name,
+            "normalized_name": name.lower(),
+            "type": "person",
+            "confidence": 0.9,
+            "created_at": now,
+        }
+
+    near = _store(km, arun, namespace, "Ada plays chess", _unit([1.0, 0.1] + [0.0] * 382),
+                  [ent("Ada"), ent("Bo")])  # fmt: skip
+    far = _store(km, arun, namespace, "Cy sings", _unit([1.0, 0.9] + [0.0] * 382), [ent("Cy")])
+    bare = _store(km, arun, namespace, "no names", _unit([1.0, 2.0] + [0.0] * 382))
+    rows = arun(
+        index_search.search_memory_neighbours(
+            km.graph,
+            namespace=namespace,
+            items=[
+                {
+                    "key": 7,
+                    "hash": content_hash("Cy sings"),
+                    "embedding": _unit([1.0] + [0.0] * 383),
+                }
+            ],
+            k=10,
+        )
+    )
+    (row,) = rows
+    assert row["key"] == 7 and row["hash_ids"] == [far]
+    got = [(n["id"], sorted(n["entities"])) for n in row["neighbours"]]
+    assert got == [(near, ["ada", "bo"]), (far, ["cy"]), (bare, [])]
+    assert {"content", "status", "valid_from", "immutable"} <= set(row["neighbours"][0])
 
 
 def test_personalized_pagerank_expected_top(km: Kgmem, arun: Any, namespace: str) -> None:
