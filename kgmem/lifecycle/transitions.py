@@ -25,6 +25,7 @@ Day thresholds fire at exactly their value (``>=``), except seed 000's "age > 90
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 from kgmem.lifecycle.policy import Policy
@@ -170,10 +171,18 @@ def decide_status(m: MemoryRecord, now: datetime, policy: Policy) -> StatusChang
         return _purge(m, now, policy)
     if m.pinned or m.immutable:
         return None
-    return (
+    change = (
         _commitment(m, now, policy)
         or _speculative(m, now, policy)
         or _foresight(m, now)
         or _decay(m, now, policy)
         or _fact_archival(m, now, policy)
     )
+    if change is not None and change.rule == "decay" and change.new is Status.ACTIVE:
+        # a stale memory whose retention recovered but that fact archival would archive once
+        # active goes to ARCHIVED at once: reviving it first would make the next run archive it
+        # (a second run right after the first must change nothing)
+        archival = _fact_archival(replace(m, status=Status.ACTIVE), now, policy)
+        if archival is not None:
+            return StatusChange(m.id, m.status, Status.ARCHIVED, archival.rule, archival.reason)
+    return change
