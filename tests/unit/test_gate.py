@@ -6,6 +6,7 @@ is idempotent; batch dedup is idempotent and never loses a source turn."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -661,3 +662,64 @@ def test_batch_grouping_uses_each_pair_cosine_at_the_reinforce_threshold() -> No
     vecs = [[1.0, 0.0, 0.0], [s, (1 - s * s) ** 0.5, 0.0], [below, 0.0, (1 - below * below) ** 0.5]]
     groups = group_batch([a, b, c], embeddings=vecs)
     assert [g.members for g in groups] == [(0, 1), (2,)]
+
+
+# --- who the fact is about ------------------------------------------------------------------
+
+
+def test_the_same_words_said_by_the_other_speaker_are_not_merged() -> None:
+    # conv-26: "Thanks, Melanie! Your kind words mean a lot" and Melanie's "Thanks, Caroline! Your
+    # words mean a lot" share a name and most words; merged, one thanked the other both ways
+    stored = nb(
+        "m1", "Melanie's words mean a lot to Caroline", 0.9, entities=("melanie", "caroline")
+    )
+    for sim in (0.9, 0.97):
+        d = gate("Caroline's kind words mean a lot", [replace(stored, similarity=sim)])
+        assert (d.action, d.target_id, d.merged_content) == (A.CREATE, None, None)
+        assert d.reason == "no live neighbour on the same subject"
+
+
+def test_one_recommendation_is_not_attributed_to_the_other_speaker() -> None:
+    stored = nb(
+        "m1", "Caroline recommended Becoming Nicole", 0.96, entities=("caroline", "becoming nicole")
+    )
+    d = gate(
+        "Melanie recommended Becoming Nicole",
+        [stored],
+        entities=frozenset({"melanie", "becoming nicole"}),
+    )
+    assert (d.action, d.target_id) == (A.CREATE, None)
+
+
+def test_a_reordered_sentence_about_the_same_names_is_still_one_subject() -> None:
+    stored = nb("m1", "Berlin is where Priya lives", 0.96, entities=("berlin", "priya"))
+    d = gate("Priya lives in Berlin", [stored], entities=frozenset({"priya", "berlin"}))
+    assert (d.action, d.target_id) == (A.REINFORCE, "m1")
+
+
+def test_a_possessive_lead_is_the_same_subject_as_the_plain_name() -> None:
+    stored = nb("m1", "Caroline's favourite colour is blue", 0.97)
+    d = gate("Caroline loves the colour blue, her favourite", [stored])
+    assert d.target_id == "m1"
+
+
+@given(
+    a=st.sampled_from(["Caroline", "Melanie", "Berlin", "Glad", "Priya"]),
+    b=st.sampled_from(["Caroline", "Melanie", "Berlin", "Glad", "Priya"]),
+    sim=st.floats(min_value=0.6, max_value=0.999),
+)
+def test_the_other_speaker_rule_is_symmetric(a: str, b: str, sim: float) -> None:
+    names = {"Caroline": "caroline", "Melanie": "melanie", "Berlin": "berlin", "Priya": "priya"}
+    ea = frozenset({names[a]}) if a in names else frozenset({"caroline"})
+    eb = frozenset({names[b]}) if b in names else frozenset({"caroline"})
+    one = decide(
+        fact(f"{a} talked about the lake"), "h1", ea,
+        [Neighbour("m1", f"{b} talked about the lake", "h2", sim, entities=tuple(eb))],
+        CS.TEMPORAL, NOW,
+    )  # fmt: skip
+    two = decide(
+        fact(f"{b} talked about the lake"), "h2", eb,
+        [Neighbour("m1", f"{a} talked about the lake", "h1", sim, entities=tuple(ea))],
+        CS.TEMPORAL, NOW,
+    )  # fmt: skip
+    assert (one.target_id is None) == (two.target_id is None)
