@@ -17,7 +17,7 @@ from typing import Any
 
 from kgmem import transfer
 from kgmem.errors import ConcurrentWrite, InvalidInput, NotFound
-from kgmem.graph import api_repository, lifecycle_repository, repository
+from kgmem.graph import api_repository, repository, topic_repository
 from kgmem.graph.client import GraphClient, Row
 from kgmem.graph.schema import SchemaReport, apply_schema
 from kgmem.ingest import pipeline
@@ -325,7 +325,7 @@ class Kgmem:
         )
 
     async def topics(self, *, namespace: str | None = None, limit: int = 50) -> list[Row]:
-        return await lifecycle_repository.find_topics(
+        return await topic_repository.find_topics(
             self.graph, namespaces=[self._ns(namespace)], limit=check_limit(limit, high=10_000)
         )
 
