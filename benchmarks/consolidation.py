@@ -31,7 +31,7 @@ from typing import Any
 from benchmarks.harness import LOCOMO, local_stack, write_result
 from benchmarks.synth import build_store
 from kgmem.formats import read_locomo
-from kgmem.graph import lifecycle_repository as lrepo
+from kgmem.graph import lease_repository
 from kgmem.graph.launcher import LocalServer
 from kgmem.lifecycle.report import StepReport
 from kgmem.service import Kgmem
@@ -75,7 +75,7 @@ async def run_size(
     km: Kgmem, size: int, texts: list[str], *, keep: bool, build_only: bool
 ) -> dict[str, Any]:
     ns = f"bench-consolidate-{size}"
-    present = await lrepo.get_namespace_presence(km.graph, namespace=ns)
+    present = await lease_repository.get_namespace_presence(km.graph, namespace=ns)
     build_s = 0.0
     if int(present["memories"] or 0) == 0:
         build_s = await build_store(km, ns, size, texts)

@@ -6,14 +6,18 @@ attached), and records every embed call (batch size, how many of its texts were 
 many had already been embedded earlier in the run), every Neo4j transaction (single statement or
 batched write) with its wall time, and every named statement inside them with its wall time. The
 benchmark reads ``summary()`` after the run; ``detach()`` restores the originals. Timings are
-wall clock in this process, so they include waiting for the server and the driver's work.
+wall clock in this process, so they include waiting for the server and the driver's work. Given
+``server_cpu`` (a reader of the Neo4j process's CPU seconds), it also charges the server's CPU to
+each statement and transaction (statements run one at a time, so the server's CPU between a
+statement's start and end is that statement's, give or take the 10 ms tick and background
+threads); a batched write's server CPU beyond its statements' is its commit.
 """
 
 from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +35,9 @@ class Tracer:
     steps: Counter[str] = field(default_factory=Counter)
     step_s: dict[str, float] = field(default_factory=dict)
     texts: list[str] = field(default_factory=list)
+    server_cpu: Callable[[], float] | None = None
+    statement_cpu: dict[str, float] = field(default_factory=dict)
+    step_cpu: dict[str, float] = field(default_factory=dict)
     _seen: set[str] = field(default_factory=set)
     _originals: dict[str, Any] = field(default_factory=dict)
 
@@ -54,20 +61,25 @@ class Tracer:
             return out
 
         async def traced_run(name: str, **params: Any) -> Any:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), self._cpu()
             try:
                 return await run(name, **params)
             finally:
-                self._count(name, time.perf_counter() - t0)
+                self._count(name, time.perf_counter() - t0, self._cpu() - c0)
                 self.transactions["single"] += 1
 
         async def traced_write_batch(steps: Sequence[Step]) -> Any:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), self._cpu()
+            in_steps = sum(self.step_cpu.values())
             try:
                 return await write_batch(steps)
             finally:
-                self._count("+".join(s.name for s in steps), time.perf_counter() - t0)
+                cpu = self._cpu() - c0
+                self._count("+".join(s.name for s in steps), time.perf_counter() - t0, cpu)
                 self.transactions["batch"] += 1
+                # what the transaction cost beyond its statements: commit, index maintenance
+                commit = cpu - (sum(self.step_cpu.values()) - in_steps)
+                self.step_cpu["(commit)"] = self.step_cpu.get("(commit)", 0.0) + commit
 
         work = client._work
         self._originals["work"] = work
@@ -76,13 +88,16 @@ class Tracer:
             inner = work(query, params, graph)
 
             async def timed(tx: Any) -> Any:
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), self._cpu()
                 try:
                     return await inner(tx)
                 finally:
                     self.steps[query.name] += 1
                     self.step_s[query.name] = self.step_s.get(query.name, 0.0) + (
                         time.perf_counter() - t0
+                    )
+                    self.step_cpu[query.name] = (
+                        self.step_cpu.get(query.name, 0.0) + self._cpu() - c0
                     )
 
             return timed
@@ -93,9 +108,13 @@ class Tracer:
         km.graph.write_batch = traced_write_batch  # type: ignore[method-assign]
         return self
 
-    def _count(self, name: str, seconds: float) -> None:
+    def _cpu(self) -> float:
+        return self.server_cpu() if self.server_cpu is not None else 0.0
+
+    def _count(self, name: str, seconds: float, cpu: float) -> None:
         self.statements[name] += 1
         self.statement_s[name] = self.statement_s.get(name, 0.0) + seconds
+        self.statement_cpu[name] = self.statement_cpu.get(name, 0.0) + cpu
 
     def detach(self) -> None:
         if "work" in self._originals:
@@ -105,6 +124,13 @@ class Tracer:
             for attr in ("embed", "run", "write_batch"):
                 owner = km.embedder if attr == "embed" else km.graph
                 delattr(owner, attr)
+
+    def _by_statement(self) -> dict[str, float]:
+        out = dict(self.step_cpu)
+        for name, cpu in self.statement_cpu.items():
+            if "+" not in name:  # a single statement (a batch's share is in its steps)
+                out[name] = out.get(name, 0.0) + cpu
+        return {k: round(v, 2) for k, v in sorted(out.items(), key=lambda kv: -kv[1])}
 
     def summary(self) -> dict[str, Any]:
         calls = self.embed_calls
@@ -119,11 +145,22 @@ class Tracer:
             "embed_texts_per_s": texts / s if (s := sum(c["seconds"] for c in calls)) else 0.0,
             "transactions": dict(self.transactions),
             "queries": {
-                name: {"calls": n, "seconds": round(self.statement_s[name], 3)}
+                name: {
+                    "calls": n,
+                    "seconds": round(self.statement_s[name], 3),
+                    "server_cpu_s": round(self.statement_cpu[name], 2),
+                }
                 for name, n in self.statements.most_common()
             },
             "statements": {
-                name: {"calls": n, "seconds": round(self.step_s[name], 3)}
+                name: {
+                    "calls": n,
+                    "seconds": round(self.step_s[name], 3),
+                    "server_cpu_s": round(self.step_cpu[name], 2),
+                }
                 for name, n in self.steps.most_common()
             },
+            # server CPU per named statement, wherever it ran (alone or in a batched write), and
+            # the batched writes' commits
+            "server_cpu_by_statement": self._by_statement(),
         }

@@ -10,7 +10,7 @@ method names, arguments and return records:
   no client wrapper, the service itself.
 
 Both return kgmem's own records — :class:`~kgmem.records.WriteReceipt`,
-:class:`~kgmem.ingest.pipeline.ObserveReport`, :class:`~kgmem.recall.engine.RecallResult`,
+:class:`~kgmem.ingest.intake.ObserveReport`, :class:`~kgmem.recall.engine.RecallResult`,
 :class:`~kgmem.recall.xray.Xray` — so code written against ``Memory`` runs unchanged on either.
 There is one implementation of each call, async; :func:`run_sync` runs any of them from plain
 synchronous code (no sync twins). Failures are ``KgmemError``s: a rejected write or recall raises
@@ -32,7 +32,8 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 import httpx
 
 from kgmem.errors import ConcurrentWrite, InvalidInput, KgmemError, NotFound
-from kgmem.ingest.pipeline import ExtractionReport, ObserveReport
+from kgmem.ingest.ingestor import ExtractionReport
+from kgmem.ingest.intake import ObserveReport
 from kgmem.recall.engine import RecallHit, RecallResult
 from kgmem.recall.xray import ChannelEvidence, Dropped, DropReason, HitExplain, PathStep, Xray
 from kgmem.records import Turn, WriteReceipt

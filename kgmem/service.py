@@ -17,11 +17,13 @@ from typing import Any
 
 from kgmem import transfer
 from kgmem.errors import ConcurrentWrite, InvalidInput, NotFound
-from kgmem.graph import api_repository, lifecycle_repository, repository
+from kgmem.graph import api_repository, repository, topic_repository
 from kgmem.graph.client import GraphClient, Row
 from kgmem.graph.schema import SchemaReport, apply_schema
-from kgmem.ingest import pipeline
+from kgmem.ingest import explicit, extraction, intake
 from kgmem.ingest.episodes import as_utc
+from kgmem.ingest.ingestor import ExtractionReport, Ingestor
+from kgmem.ingest.intake import ObserveReport
 from kgmem.ingest.normalize import content_hash, normalize_name
 from kgmem.lifecycle.report import ConsolidationReport, StepReport
 from kgmem.lifecycle.resume import ResumeContext
@@ -44,9 +46,7 @@ class Kgmem:
         self.embedder = Embedder(self.settings)
         self.nlp = Nlp(self.settings)
         self.llm = LLMClient(self.settings)
-        self.ingestor = pipeline.Ingestor(
-            self.settings, self.graph, self.embedder, self.nlp, self.llm
-        )
+        self.ingestor = Ingestor(self.settings, self.graph, self.embedder, self.nlp, self.llm)
 
     async def open(self) -> Kgmem:
         await self.graph.connect()
@@ -77,9 +77,9 @@ class Kgmem:
         strategy: ConflictStrategy | str = ConflictStrategy.TEMPORAL,
         flush: bool = False,
         now: datetime | None = None,
-    ) -> pipeline.ObserveReport:
+    ) -> ObserveReport:
         """Store turns durably as episodes; extract them when a smart-buffer trigger fires."""
-        return await pipeline.observe(
+        return await intake.observe(
             self.ingestor,
             turns,
             namespace=self._ns(namespace),
@@ -93,9 +93,9 @@ class Kgmem:
         *,
         namespace: str | None = None,
         strategy: ConflictStrategy | str = ConflictStrategy.TEMPORAL,
-    ) -> pipeline.ExtractionReport:
+    ) -> ExtractionReport:
         """Extract every buffered episode now (also resumes after a crash)."""
-        return await pipeline.extract_pending(
+        return await extraction.extract_pending(
             self.ingestor,
             namespace=self._ns(namespace),
             strategy=parse_enum(ConflictStrategy, strategy, "conflict strategy"),
@@ -111,7 +111,7 @@ class Kgmem:
         strategy: ConflictStrategy | str = ConflictStrategy.TEMPORAL,
         now: datetime | None = None,
     ) -> WriteReceipt:
-        return await pipeline.remember(
+        return await explicit.remember(
             self.ingestor,
             text,
             namespace=self._ns(namespace),
@@ -325,7 +325,7 @@ class Kgmem:
         )
 
     async def topics(self, *, namespace: str | None = None, limit: int = 50) -> list[Row]:
-        return await lifecycle_repository.find_topics(
+        return await topic_repository.find_topics(
             self.graph, namespaces=[self._ns(namespace)], limit=check_limit(limit, high=10_000)
         )
 

@@ -24,7 +24,7 @@ from strawberry.scalars import JSON
 from kgmem.api.recall_types import RecallOk
 from kgmem.api.types import Memory
 from kgmem.errors import KgmemError
-from kgmem.ingest.pipeline import ObserveReport
+from kgmem.ingest.intake import ObserveReport
 from kgmem.records import WriteReceipt
 
 

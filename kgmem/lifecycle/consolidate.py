@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
 from kgmem.errors import InvalidInput, KgmemError
-from kgmem.graph import lifecycle_repository as lrepo
+from kgmem.graph import lease_repository
 from kgmem.graph.client import GraphClient
 from kgmem.lifecycle import lease as leases
 from kgmem.lifecycle.context import StepContext, log
@@ -69,7 +69,7 @@ def check_now(now: object) -> datetime:
 
 
 async def check_namespace_exists(graph: GraphClient, namespace: str) -> None:
-    row = await lrepo.get_namespace_presence(graph, namespace=namespace)
+    row = await lease_repository.get_namespace_presence(graph, namespace=namespace)
     if not (row["memories"] or row["entities"] or row["episodes"]):
         raise InvalidInput(
             f"namespace {namespace!r} does not exist: it holds no memories, entities or episodes"
@@ -101,7 +101,9 @@ async def consolidate(
     who = holder or leases.new_holder()
     report = ConsolidationReport(ns, dry_run, when, who)
     if dry_run:  # the epoch the next real run will have
-        report.epoch = int((await lrepo.get_consolidation_lease(graph, namespace=ns))["epoch"]) + 1
+        report.epoch = (
+            int((await lease_repository.get_consolidation_lease(graph, namespace=ns))["epoch"]) + 1
+        )
     else:
         taken = await leases.acquire(graph, ns, who, when, ttl)
         report.epoch = taken.epoch

@@ -21,8 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from kgmem.errors import KgmemError
-from kgmem.graph import lifecycle_repository as lrepo
-from kgmem.graph import repository
+from kgmem.graph import repository, retention_repository
 from kgmem.graph.client import GraphClient, Row, Step
 from kgmem.lifecycle.policy import Caps, Policy
 from kgmem.lifecycle.records import ACTOR, MemoryRecord, StatusChange, TierChange
@@ -59,7 +58,7 @@ class StepContext:
         server, so only the memories a step's rules may change are shipped."""
         after = ""
         size = self.caps.batch
-        find = page or lrepo.find_lifecycle_memories
+        find = page or retention_repository.find_lifecycle_memories
         while True:
             rows = await find(
                 self.graph,

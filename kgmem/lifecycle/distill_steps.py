@@ -18,7 +18,7 @@ import uuid
 from typing import Any
 
 from kgmem.errors import LLMError
-from kgmem.graph import lifecycle_repository as lrepo
+from kgmem.graph import summary_repository
 from kgmem.ingest.episodes import as_utc
 from kgmem.ingest.normalize import content_hash
 from kgmem.ingest.scoring import source_trust
@@ -87,7 +87,9 @@ async def _content(ctx: StepContext, d: Distillation) -> tuple[str, str]:
 async def run_distillation(ctx: StepContext) -> None:
     """Seed 002: 3+ undistilled session notes of a session → a status snapshot memory that keeps
     the specifics, linked to its notes."""
-    rows = await lrepo.find_session_notes(ctx.graph, namespace=ctx.namespace, limit=ctx.caps.batch)
+    rows = await summary_repository.find_session_notes(
+        ctx.graph, namespace=ctx.namespace, limit=ctx.caps.batch
+    )
     notes = [_note(r) for r in rows]
     if len(rows) >= ctx.caps.batch and notes:
         # the last session may continue past the page: leave it whole for the next run
@@ -123,7 +125,11 @@ async def run_distillation(ctx: StepContext) -> None:
             }
         )
     out = await ctx.commit(
-        [lrepo.create_session_snapshots(namespace=ctx.namespace, snapshots=snapshots, now=ctx.now)]
+        [
+            summary_repository.create_session_snapshots(
+                namespace=ctx.namespace, snapshots=snapshots, now=ctx.now
+            )
+        ]
     )
     ctx.report.count("snapshots", len(out[0]) if not ctx.dry_run else len(snapshots))
     ctx.report.count(

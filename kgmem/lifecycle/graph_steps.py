@@ -16,7 +16,7 @@ import uuid
 from datetime import timedelta
 from typing import Any
 
-from kgmem.graph import lifecycle_repository as lrepo
+from kgmem.graph import hygiene_repository, topic_repository
 from kgmem.graph.client import Row
 from kgmem.ingest.episodes import as_utc
 from kgmem.lifecycle.context import StepContext, first_count
@@ -61,12 +61,14 @@ async def _similar_entities(ctx: StepContext) -> list[SimilarEntities]:
     if p.entity_similarity >= 1.0:  # the embedding rule is off
         return []
     async with ctx.projection("entities") as name:
-        proj = await lrepo.project_entity_graph(ctx.graph, name=name, namespace=ctx.namespace)
+        proj = await hygiene_repository.project_entity_graph(
+            ctx.graph, name=name, namespace=ctx.namespace
+        )
         nodes = int(proj["nodes"] or 0)  # null: no entity has an embedding, nothing projected
         ctx.stat("entities_embedded", nodes)
         if nodes < 2:
             return []
-        rows = await lrepo.find_similar_entities(
+        rows = await hygiene_repository.find_similar_entities(
             ctx.graph,
             name=name,
             namespace=ctx.namespace,
@@ -85,7 +87,7 @@ async def run_entities(ctx: StepContext) -> None:
     embeddings above the policy's threshold — decay unreinforced edges, prune memory links
     above the relation cap."""
     p = ctx.policy
-    dup_rows = await lrepo.find_entity_duplicates(
+    dup_rows = await hygiene_repository.find_entity_duplicates(
         ctx.graph, namespace=ctx.namespace, limit=ctx.caps.entity_merges * 20
     )
     similar = await _similar_entities(ctx)
@@ -110,7 +112,7 @@ async def run_entities(ctx: StepContext) -> None:
         for m in plan
     ]
     before = ctx.now - timedelta(days=p.edge_decay_grace_days + p.edge_decay_window_days)
-    edge_rows = await lrepo.find_decaying_edges(
+    edge_rows = await hygiene_repository.find_decaying_edges(
         ctx.graph,
         namespace=ctx.namespace,
         before=before,
@@ -141,7 +143,7 @@ async def run_entities(ctx: StepContext) -> None:
     ctx.report.capped |= len(edge_rows) >= ctx.caps.batch
     victims: list[str] = []
     if p.relation_cap > 0:
-        total = await lrepo.get_memory_link_count(ctx.graph, namespace=ctx.namespace)
+        total = await hygiene_repository.get_memory_link_count(ctx.graph, namespace=ctx.namespace)
         ctx.stat("memory_links", total)
         if total > p.relation_cap:
             priorities = {
@@ -149,7 +151,7 @@ async def run_entities(ctx: StepContext) -> None:
                 for rel, rank in MEMORY_REL_PRUNE_PRIORITY.items()
                 if rank is not None
             }
-            link_rows = await lrepo.find_prunable_links(
+            link_rows = await hygiene_repository.find_prunable_links(
                 ctx.graph,
                 namespace=ctx.namespace,
                 priorities=priorities,
@@ -173,14 +175,18 @@ async def run_entities(ctx: StepContext) -> None:
     # decay first: a merge then copies an edge's decayed confidence, not the stale one
     if decays:
         steps.append(
-            lrepo.decay_edge_confidences(namespace=ctx.namespace, decays=decays, now=ctx.now)
+            hygiene_repository.decay_edge_confidences(
+                namespace=ctx.namespace, decays=decays, now=ctx.now
+            )
         )
     if merges:
         steps.append(
-            lrepo.merge_entity_duplicates(namespace=ctx.namespace, merges=merges, now=ctx.now)
+            hygiene_repository.merge_entity_duplicates(
+                namespace=ctx.namespace, merges=merges, now=ctx.now
+            )
         )
     if victims:
-        steps.append(lrepo.delete_memory_links(namespace=ctx.namespace, edges=victims))
+        steps.append(hygiene_repository.delete_memory_links(namespace=ctx.namespace, edges=victims))
     out = await ctx.commit(steps)
     i = 0
     if decays:
@@ -205,12 +211,14 @@ async def run_centrality(ctx: StepContext) -> None:
     score travels through Python."""
     digits, tolerance = CENTRALITY_DIGITS, 10.0**-CENTRALITY_DIGITS
     async with ctx.projection("centrality") as name:
-        proj = await lrepo.project_topic_graph(ctx.graph, name=name, namespace=ctx.namespace)
+        proj = await topic_repository.project_topic_graph(
+            ctx.graph, name=name, namespace=ctx.namespace
+        )
         ctx.stat("projected", int(proj["nodes"]))
         if int(proj["relationships"]) == 0:
             return
         if ctx.dry_run:  # the same PageRank, rounding and tolerance, counted rather than written
-            due = await lrepo.get_centrality_changes(
+            due = await topic_repository.get_centrality_changes(
                 ctx.graph, name=name, namespace=ctx.namespace, digits=digits, tolerance=tolerance
             )
             ctx.report.count("centrality_updated", due)
@@ -219,7 +227,7 @@ async def run_centrality(ctx: StepContext) -> None:
         # version advances only when one did (an unchanged graph leaves recall's projection valid)
         out = await ctx.commit(
             [
-                lrepo.set_memory_centrality(
+                topic_repository.set_memory_centrality(
                     name=name,
                     namespace=ctx.namespace,
                     digits=digits,

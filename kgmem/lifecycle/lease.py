@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from kgmem.errors import KgmemError
-from kgmem.graph import lifecycle_repository as lrepo
+from kgmem.graph import lease_repository
 from kgmem.graph.client import GraphClient
 from kgmem.ingest.episodes import as_utc
 
@@ -54,7 +54,7 @@ def new_holder() -> str:
 async def _take(
     graph: GraphClient, namespace: str, holder: str, now: datetime, ttl: timedelta, new_run: bool
 ) -> tuple[bool, Lease]:
-    row = await lrepo.acquire_consolidation_lease(
+    row = await lease_repository.acquire_consolidation_lease(
         graph,
         namespace=namespace,
         holder=holder,
@@ -100,6 +100,8 @@ async def renew(
 
 async def release(graph: GraphClient, namespace: str, holder: str, now: datetime) -> bool:
     return (
-        await lrepo.release_consolidation_lease(graph, namespace=namespace, holder=holder, now=now)
+        await lease_repository.release_consolidation_lease(
+            graph, namespace=namespace, holder=holder, now=now
+        )
         > 0
     )

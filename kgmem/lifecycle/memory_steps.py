@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from kgmem.errors import KgmemError
-from kgmem.graph import lifecycle_repository as lrepo
+from kgmem.graph import retention_repository, tier_repository
 from kgmem.ingest.scoring import human_sources
 from kgmem.lifecycle.context import ALL_STATUSES, StepContext, first_count, log
 from kgmem.lifecycle.policy import Policy
@@ -96,7 +96,7 @@ async def run_rehearsal(ctx: StepContext) -> None:
     endangered_: list[Endangered] = []
     stability: dict[str, float] = {}
     drifts: list[Drift] = []
-    page = lrepo.find_rehearsal_candidates
+    page = retention_repository.find_rehearsal_candidates
     async for m in ctx.scan(LIVE, page=page, **rehearsal_filters(ctx.policy, ctx.now)):
         ctx.stat("scanned")
         try:
@@ -116,7 +116,7 @@ async def run_rehearsal(ctx: StepContext) -> None:
     picked, due = rehearsal_plan(endangered_, ctx.caps.rehearsal)
     ctx.report.capped |= due > len(picked)
     ctx.stat("endangered", due)
-    pairs_rows = await lrepo.find_co_activations(
+    pairs_rows = await retention_repository.find_co_activations(
         ctx.graph,
         namespace=ctx.namespace,
         min_count=ctx.policy.replay_min_count,
@@ -140,12 +140,14 @@ async def run_rehearsal(ctx: StepContext) -> None:
     steps = []
     if updates or pairs_out:
         steps.append(
-            lrepo.rehearse_memories(
+            retention_repository.rehearse_memories(
                 namespace=ctx.namespace, updates=updates, pairs=pairs_out, now=ctx.now
             )
         )
     if drift_rows:
-        steps.append(lrepo.drift_memory_utilities(namespace=ctx.namespace, drifts=drift_rows))
+        steps.append(
+            retention_repository.drift_memory_utilities(namespace=ctx.namespace, drifts=drift_rows)
+        )
     out = await ctx.commit(steps)
     rehearsed = len(picked)
     if not ctx.dry_run and (updates or pairs_out):
@@ -172,7 +174,7 @@ async def run_state_transitions(ctx: StepContext) -> None:
     and the purge of soft-deleted memories past their retention period."""
     changes: list[StatusChange] = []
     purges: list[StatusChange] = []
-    page = lrepo.find_transition_candidates
+    page = retention_repository.find_transition_candidates
     async for m in ctx.scan(ALL_STATUSES, page=page, **transition_filters(ctx.policy, ctx.now)):
         ctx.stat("scanned")
         try:
@@ -190,10 +192,12 @@ async def run_state_transitions(ctx: StepContext) -> None:
     steps = []
     if changes:
         rows = [ctx.status_row(c) for c in changes]
-        steps.append(lrepo.set_memory_statuses(namespace=ctx.namespace, changes=rows))
+        steps.append(
+            retention_repository.set_memory_statuses(namespace=ctx.namespace, changes=rows)
+        )
     if purges:
         rows = [ctx.status_row(c) for c in purges]
-        steps.append(lrepo.purge_memories(namespace=ctx.namespace, changes=rows))
+        steps.append(retention_repository.purge_memories(namespace=ctx.namespace, changes=rows))
     out = await ctx.commit(steps)
     landed = 0
     if changes:
@@ -219,11 +223,11 @@ async def run_housekeeping(ctx: StepContext) -> None:
     if cap <= 0:
         ctx.stat("capacity_off")
         return
-    live = await lrepo.get_capacity_count(ctx.graph, namespace=ctx.namespace)
+    live = await retention_repository.get_capacity_count(ctx.graph, namespace=ctx.namespace)
     ctx.stat("live", live)
     if live <= cap:
         return
-    rows = await lrepo.find_trim_candidates(
+    rows = await retention_repository.find_trim_candidates(
         ctx.graph, namespace=ctx.namespace, limit=min(live - target, ctx.caps.batch)
     )
     changes, due = trim_plan(rows, live=live, cap=cap, target=target, batch=ctx.caps.batch)
@@ -231,5 +235,7 @@ async def run_housekeeping(ctx: StepContext) -> None:
     if not changes:
         return
     tier_rows = [ctx.tier_row(c) for c in changes]
-    out = await ctx.commit([lrepo.set_memory_tiers(namespace=ctx.namespace, changes=tier_rows)])
+    out = await ctx.commit(
+        [tier_repository.set_memory_tiers(namespace=ctx.namespace, changes=tier_rows)]
+    )
     ctx.report.count("trimmed", first_count(out[0], "changed", len(changes), ctx.dry_run))

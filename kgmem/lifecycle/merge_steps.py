@@ -18,7 +18,7 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from kgmem.graph import lifecycle_repository as lrepo
+from kgmem.graph import redundancy_repository, retention_repository
 from kgmem.graph.client import Row
 from kgmem.ingest.episodes import as_utc
 from kgmem.ingest.normalize import content_hash
@@ -75,7 +75,9 @@ def _side(row: dict[str, Any]) -> Side:
 async def run_contradictions(ctx: StepContext) -> None:
     """Seed 004: the older side of each open contradiction goes dormant; memories that depend on
     a premise that no longer holds are flagged for review (bounded cascade)."""
-    rows = await lrepo.find_contradictions(ctx.graph, namespace=ctx.namespace, limit=ctx.caps.batch)
+    rows = await redundancy_repository.find_contradictions(
+        ctx.graph, namespace=ctx.namespace, limit=ctx.caps.batch
+    )
     ctx.report.capped = len(rows) >= ctx.caps.batch
     resolutions = []
     for row in rows:
@@ -93,7 +95,7 @@ async def run_contradictions(ctx: StepContext) -> None:
                 "change_id": str(uuid.uuid4()),
             }
         )
-    found = await lrepo.find_invalidated_dependents(
+    found = await redundancy_repository.find_invalidated_dependents(
         ctx.graph,
         namespace=ctx.namespace,
         statuses=sorted(s.value for s in INVALID_PREMISE),
@@ -115,13 +117,15 @@ async def run_contradictions(ctx: StepContext) -> None:
     steps = []
     if resolutions:
         steps.append(
-            lrepo.resolve_contradictions(
+            redundancy_repository.resolve_contradictions(
                 namespace=ctx.namespace, resolutions=resolutions, now=ctx.now
             )
         )
     if challenges:
         rows_ = [ctx.status_row(c) for c in challenges]
-        steps.append(lrepo.set_memory_statuses(namespace=ctx.namespace, changes=rows_))
+        steps.append(
+            retention_repository.set_memory_statuses(namespace=ctx.namespace, changes=rows_)
+        )
     out = await ctx.commit(steps)
     if resolutions:
         planned = sum(1 for r in resolutions if r["demote"])
@@ -210,7 +214,7 @@ async def run_redundancy(ctx: StepContext) -> None:
     written or changed (``caps.redundancy_window``) with the whole namespace, and marks them
     checked in the same transaction once every pair they gave was decided."""
     window = ctx.caps.redundancy_window
-    unchecked = await lrepo.find_unchecked_memories(
+    unchecked = await redundancy_repository.find_unchecked_memories(
         ctx.graph, namespace=ctx.namespace, limit=window + 1
     )
     checking = unchecked[:window]
@@ -241,7 +245,7 @@ async def run_redundancy(ctx: StepContext) -> None:
         merge_id = str(uuid.uuid4())
         survivor, losers = cluster.survivor, cluster.losers
         if cluster.theme:
-            got = await lrepo.find_merge_members(
+            got = await redundancy_repository.find_merge_members(
                 ctx.graph, namespace=ctx.namespace, ids=list(losers)
             )
             sources = [_source(r) for r in got]
@@ -261,11 +265,17 @@ async def run_redundancy(ctx: StepContext) -> None:
         merges.extend(_merge_row(ctx, merge_id, survivor, loser, cluster) for loser in losers)
     steps = []
     if themes:
-        steps.append(lrepo.create_theme_memories(namespace=ctx.namespace, themes=themes))
+        steps.append(
+            redundancy_repository.create_theme_memories(namespace=ctx.namespace, themes=themes)
+        )
     if merges:
-        steps.append(lrepo.merge_memories(namespace=ctx.namespace, merges=merges))
+        steps.append(redundancy_repository.merge_memories(namespace=ctx.namespace, merges=merges))
     if not pairs_capped:  # every pair of the window was decided: it need not be compared again
-        steps.append(lrepo.set_dedup_checked(namespace=ctx.namespace, ids=checking, now=ctx.now))
+        steps.append(
+            redundancy_repository.set_dedup_checked(
+                namespace=ctx.namespace, ids=checking, now=ctx.now
+            )
+        )
     out = await ctx.commit(steps)
     if themes:
         ctx.report.count("themes", len(out[0]) if not ctx.dry_run else len(themes))
@@ -286,7 +296,7 @@ async def _similar_rows(ctx: StepContext, checking: list[str]) -> list[Row]:
     compared = 0
     for start in range(0, len(checking), READ_CHUNK):
         part = checking[start : start + READ_CHUNK]
-        got = await lrepo.find_similar_memories(
+        got = await redundancy_repository.find_similar_memories(
             ctx.graph,
             namespace=ctx.namespace,
             ids=part,

@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from kgmem.errors import InvalidInput
-from kgmem.graph import lifecycle_repository as lrepo
+from kgmem.graph import summary_repository, topic_repository
 from kgmem.graph.client import GraphClient
 from kgmem.recall.query import recall_namespaces
 
@@ -198,10 +198,10 @@ async def resume(
     recent_hours: float = 24.0,
 ) -> ResumeContext:
     namespaces = list(recall_namespaces(namespace))
-    row = await lrepo.get_resume_context(
+    row = await summary_repository.get_resume_context(
         graph, namespaces=namespaces, since=now - timedelta(hours=recent_hours), limit=ITEM_LIMIT
     )
-    topics = await lrepo.find_topics(graph, namespaces=namespaces, limit=ITEM_LIMIT)
+    topics = await topic_repository.find_topics(graph, namespaces=namespaces, limit=ITEM_LIMIT)
     tiers = {str(t): int(n) for t, n in row["tiers"]}
     text, core_ids, recent_ids, shown_topics, triggers = render(
         row["core"],

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kgmem.errors import KgmemError, LLMError
-from kgmem.graph import lifecycle_repository as lrepo
+from kgmem.graph import summary_repository
 from kgmem.ingest.episodes import as_utc
 from kgmem.ingest.normalize import content_hash
 from kgmem.ingest.scoring import source_trust
@@ -97,7 +97,7 @@ async def _due_profiles(ctx: StepContext) -> tuple[list[dict[str, Any]], int]:
     todo: list[dict[str, Any]] = []
     due, after, page = 0, "", ctx.caps.batch
     while True:
-        rows = await lrepo.find_profile_sources(
+        rows = await summary_repository.find_profile_sources(
             ctx.graph, namespace=ctx.namespace, after=after, limit=page
         )
         for r in rows:
@@ -119,7 +119,7 @@ async def _due_profiles(ctx: StepContext) -> tuple[list[dict[str, Any]], int]:
 async def _due_categories(ctx: StepContext, room: int) -> tuple[list[dict[str, Any]], int]:
     todo: list[dict[str, Any]] = []
     due = 0
-    for r in await lrepo.find_category_sources(ctx.graph, namespace=ctx.namespace):
+    for r in await summary_repository.find_category_sources(ctx.graph, namespace=ctx.namespace):
         if len(r["signature"]) < ctx.policy.category_summary_min:
             continue
         ctx.stat("summarised_categories")
@@ -153,7 +153,7 @@ async def run_summaries(ctx: StepContext) -> None:
     profiles: list[dict[str, Any]] = []
     if profiles_due:
         by_id = {p["id"]: p for p in profiles_due}
-        for row in await lrepo.find_profile_memories(
+        for row in await summary_repository.find_profile_memories(
             ctx.graph, namespace=ctx.namespace, ids=list(by_id), per_entity=SOURCES_PER_SUMMARY
         ):
             sources = [_source(m) for m in row["memories"]]
@@ -168,7 +168,7 @@ async def run_summaries(ctx: StepContext) -> None:
     update: list[dict[str, Any]] = []
     if categories_due:
         by_cat = {c["category"]: c for c in categories_due}
-        for row in await lrepo.find_category_memories(
+        for row in await summary_repository.find_category_memories(
             ctx.graph,
             namespace=ctx.namespace,
             categories=list(by_cat),
@@ -223,11 +223,13 @@ async def run_summaries(ctx: StepContext) -> None:
     steps = []
     if profiles:
         steps.append(
-            lrepo.set_entity_profiles(namespace=ctx.namespace, profiles=profiles, now=ctx.now)
+            summary_repository.set_entity_profiles(
+                namespace=ctx.namespace, profiles=profiles, now=ctx.now
+            )
         )
     if create or update:
         steps.append(
-            lrepo.write_category_summaries(
+            summary_repository.write_category_summaries(
                 namespace=ctx.namespace, create=create, update=update, now=ctx.now
             )
         )

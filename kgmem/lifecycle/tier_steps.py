@@ -17,7 +17,7 @@ from collections import Counter
 from typing import Any
 
 from kgmem.errors import KgmemError, LLMError
-from kgmem.graph import lifecycle_repository as lrepo
+from kgmem.graph import tier_repository
 from kgmem.lifecycle.context import StepContext, first_count, log
 from kgmem.lifecycle.gate import (
     GATE_SCHEMA,
@@ -51,7 +51,7 @@ LLM_GATE_CALLS = 20  # seed 002 reviews at most 20 memories per cycle with the L
 
 async def shared_entities_of(ctx: StepContext) -> frozenset[str]:
     """Seed 004's shared entities, counted on the server with the pure rule's thresholds."""
-    ids = await lrepo.find_shared_entities(
+    ids = await tier_repository.find_shared_entities(
         ctx.graph,
         namespace=ctx.namespace,
         statuses=LIVE,
@@ -75,7 +75,7 @@ def candidate_filters(shared: frozenset[str]) -> dict[str, Any]:
 
 async def hot_pool_of(ctx: StepContext) -> list[MemoryRecord]:
     """The memories in the hot tier now and those passing seed 004's hot filter but the tier."""
-    rows = await lrepo.find_hot_candidates(
+    rows = await tier_repository.find_hot_candidates(
         ctx.graph,
         namespace=ctx.namespace,
         statuses=LIVE,
@@ -126,7 +126,9 @@ async def run_tiers(ctx: StepContext) -> None:
     rejections: list[dict[str, Any]] = []
     moved: dict[str, Tier] = {}  # the tier after this run of every memory the scan moves
     skipped: set[str] = set()
-    async for m in ctx.scan(LIVE, page=lrepo.find_tier_candidates, **candidate_filters(shared)):
+    async for m in ctx.scan(
+        LIVE, page=tier_repository.find_tier_candidates, **candidate_filters(shared)
+    ):
         ctx.stat("scanned")
         try:
             d = decide_tier(m, ctx.now, shared, ctx.epoch)
@@ -159,15 +161,15 @@ async def run_tiers(ctx: StepContext) -> None:
     steps = []
     if changes:
         rows = [ctx.tier_row(c) for c in changes]
-        steps.append(lrepo.set_memory_tiers(namespace=ctx.namespace, changes=rows))
+        steps.append(tier_repository.set_memory_tiers(namespace=ctx.namespace, changes=rows))
     if rejections:
         steps.append(
-            lrepo.set_gate_rejections(
+            tier_repository.set_gate_rejections(
                 namespace=ctx.namespace, rejections=rejections, epoch=ctx.epoch, now=ctx.now
             )
         )
     if heat or cool:
-        steps.append(lrepo.set_memory_hot(namespace=ctx.namespace, hot=heat, cold=cool))
+        steps.append(tier_repository.set_memory_hot(namespace=ctx.namespace, hot=heat, cold=cool))
     out = await ctx.commit(steps)
     i = 0
     if changes:

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from kgmem.errors import LLMError
-from kgmem.graph import lifecycle_repository as lrepo
+from kgmem.graph import topic_repository
 from kgmem.lifecycle.context import StepContext, first_count, log
 from kgmem.lifecycle.topic_names import (
     NAMING_SCHEMA,
@@ -78,7 +78,9 @@ async def _plan(
         if not missing:
             ctx.stat("texts_read", len(texts))
             return desired, nodes
-        got = await lrepo.find_memory_contents(ctx.graph, namespace=ctx.namespace, ids=missing)
+        got = await topic_repository.find_memory_contents(
+            ctx.graph, namespace=ctx.namespace, ids=missing
+        )
         texts.update(dict.fromkeys(missing, "") | got)
         nodes = [
             replace(n, text=texts[n.id]) if n.kind == "memory" and n.id in texts else n
@@ -94,10 +96,12 @@ async def run_topics(ctx: StepContext) -> None:
     desired: list[TopicPlan] = []
     nodes: list[CommunityNode] = []
     async with ctx.projection("topics") as name:
-        proj = await lrepo.project_topic_graph(ctx.graph, name=name, namespace=ctx.namespace)
+        proj = await topic_repository.project_topic_graph(
+            ctx.graph, name=name, namespace=ctx.namespace
+        )
         ctx.stat("projected", int(proj["nodes"]))
         if int(proj["relationships"]) > 0:
-            rows = await lrepo.find_topic_communities(
+            rows = await topic_repository.find_topic_communities(
                 ctx.graph, name=name, namespace=ctx.namespace, min_members=MIN_MEMBERS
             )
             nodes = [
@@ -117,14 +121,16 @@ async def run_topics(ctx: StepContext) -> None:
             ]
             coarse: dict[str, int] = {}
             if len(plan_topics(ctx.namespace, nodes)) >= 3:  # a tree needs leaves to group
-                coarse = await lrepo.find_topic_groups(
+                coarse = await topic_repository.find_topic_groups(
                     ctx.graph,
                     name=name,
                     namespace=ctx.namespace,
                     resolution=ctx.policy.topic_parent_resolution,
                 )
             desired, nodes = await _plan(ctx, nodes, coarse)
-    existing = await lrepo.find_topics(ctx.graph, namespaces=[ctx.namespace], limit=100_000)
+    existing = await topic_repository.find_topics(
+        ctx.graph, namespaces=[ctx.namespace], limit=100_000
+    )
     keep = frozenset(str(r["id"]) for r in existing if r["name_method"] == "llm")
     diff = diff_topics(desired, {str(r["id"]): str(r["name"]) for r in existing}, keep)
     ctx.stat("topics", sum(1 for t in desired if t.level == 0))
@@ -134,7 +140,9 @@ async def run_topics(ctx: StepContext) -> None:
     texts: dict[str, str] = {}
     if ctx.llm is not None and not ctx.dry_run:  # the naming prompt shows a few member texts
         sampled = sorted({m for t in diff.create for m in t.members[:SAMPLES]})
-        texts = await lrepo.find_memory_contents(ctx.graph, namespace=ctx.namespace, ids=sampled)
+        texts = await topic_repository.find_memory_contents(
+            ctx.graph, namespace=ctx.namespace, ids=sampled
+        )
     llm_names = await _topic_names(ctx, diff.create, texts)
     create = [
         {
@@ -157,7 +165,7 @@ async def run_topics(ctx: StepContext) -> None:
     ]
     out = await ctx.commit(
         [
-            lrepo.write_topics(
+            topic_repository.write_topics(
                 namespace=ctx.namespace,
                 remove=diff.remove,
                 create=create,

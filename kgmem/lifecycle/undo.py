@@ -20,8 +20,7 @@ from datetime import datetime
 from typing import Any
 
 from kgmem.errors import InvalidInput, NotFound
-from kgmem.graph import lifecycle_repository as lrepo
-from kgmem.graph import repository
+from kgmem.graph import hygiene_repository, redundancy_repository, repository
 from kgmem.graph.client import GraphClient, Row
 from kgmem.lifecycle.records import ACTOR
 
@@ -39,7 +38,7 @@ def _must_restore(what: str, key: str) -> Callable[[list[Row]], None]:
 
 
 async def _merge_id(graph: GraphClient, namespace: str, key: str, kind: str) -> str:
-    rows = await lrepo.find_merge_records(graph, namespace=namespace, key=key)
+    rows = await redundancy_repository.find_merge_records(graph, namespace=namespace, key=key)
     ids = sorted({str(r["merge_id"]) for r in rows if r["kind"] == kind})
     what = "memory merge" if kind == "memory" else "entity merge"
     if not ids:
@@ -51,7 +50,9 @@ async def _merge_id(graph: GraphClient, namespace: str, key: str, kind: str) -> 
 
 async def undo_merge(graph: GraphClient, namespace: str, key: str, now: datetime) -> dict[str, Any]:
     merge_id = await _merge_id(graph, namespace, key, "memory")
-    undo = lrepo.undo_memory_merge(namespace=namespace, merge_id=merge_id, now=now, actor=ACTOR)
+    undo = redundancy_repository.undo_memory_merge(
+        namespace=namespace, merge_id=merge_id, now=now, actor=ACTOR
+    )
     out = await graph.write_batch(
         [
             replace(undo, check=_must_restore("memory merge", merge_id)),
@@ -66,7 +67,7 @@ async def undo_entity_merge(
     graph: GraphClient, namespace: str, key: str, now: datetime
 ) -> dict[str, Any]:
     merge_id = await _merge_id(graph, namespace, key, "entity")
-    undo = lrepo.undo_entity_merge(namespace=namespace, merge_id=merge_id, now=now)
+    undo = hygiene_repository.undo_entity_merge(namespace=namespace, merge_id=merge_id, now=now)
     out = await graph.write_batch(
         [
             replace(undo, check=_must_restore("entity merge", merge_id)),

@@ -69,6 +69,28 @@ def test_read_queries_write_nothing(name: str) -> None:
     assert not WRITE_CLAUSES.search(_strip(load_catalog()[name].text)), name
 
 
+# A node pattern that names a label, in a MATCH or MERGE: "(m:Memory {id: x.id, ...})".
+NODE_ANCHOR = re.compile(r"\b(?:MATCH|MERGE)\s*\(\s*\w+\s*:\s*\w+\s*(\{[^}]*\})?\s*\)")
+
+
+@pytest.mark.parametrize(
+    "name", sorted(n for n, q in load_catalog().items() if "replan=skip" in q.text)
+)
+def test_a_query_planned_once_finds_every_node_by_its_unique_id(name: str) -> None:
+    """replan=skip keeps a plan made when the store was small: only safe where the plan cannot
+    depend on counts, i.e. every node a MATCH or MERGE starts from is looked up by ``id``."""
+    body = _strip(load_catalog()[name].text)
+    anchors = [m.group(1) or "" for m in NODE_ANCHOR.finditer(body)]
+    assert anchors, name
+    assert all(re.match(r"\{\s*id\s*:", a) for a in anchors), (name, anchors)
+
+
+def test_the_planned_once_lint_catches_a_lookup_by_another_property() -> None:
+    body = "MATCH (m:Memory {namespace: $namespace, content_hash: $h}) RETURN m"
+    anchors = [m.group(1) or "" for m in NODE_ANCHOR.finditer(body)]
+    assert anchors and not all(re.match(r"\{\s*id\s*:", a) for a in anchors)
+
+
 def test_lint_catches_a_mismatched_header() -> None:
     with pytest.raises(CatalogError, match="header declares"):
         parse_query("get_thing", "// x\n// params: $a\nMATCH (n {id: $b}) RETURN n")

@@ -18,8 +18,7 @@ from typing import Any
 import pytest
 
 from kgmem.errors import InvalidInput, NotFound
-from kgmem.graph import lifecycle_repository as lrepo
-from kgmem.graph import repository
+from kgmem.graph import lease_repository, redundancy_repository, repository, topic_repository
 from kgmem.graph.client import Row, Step
 from kgmem.ingest.normalize import content_hash, normalize_name
 from kgmem.lifecycle import lease as leases
@@ -205,7 +204,7 @@ def test_lifecycle_bad_input_is_refused_and_changes_nothing(
         arun(km.consolidate("bad namespace!", now=NOW))
     assert arun(km.stats(namespace=namespace)) == before
     assert mem(km, arun, namespace, stale)["status"] == "active"
-    lease = arun(lrepo.get_consolidation_lease(km.graph, namespace=namespace))
+    lease = arun(lease_repository.get_consolidation_lease(km.graph, namespace=namespace))
     assert lease["holder"] is None and lease["epoch"] == 0
 
 
@@ -535,7 +534,7 @@ def test_lifecycle_near_duplicates_merge_into_the_more_useful_and_undo_restores_
 
 
 def _merge_of(km: Kgmem, arun: Any, ns: str, mid: str) -> str:
-    rows = arun(lrepo.find_merge_records(km.graph, namespace=ns, key=mid))
+    rows = arun(redundancy_repository.find_merge_records(km.graph, namespace=ns, key=mid))
     return str(rows[0]["merge_id"])
 
 
@@ -787,13 +786,13 @@ def test_lifecycle_topic_detection_recovers_planted_topics(
     plant(km, arun, ns, "A lonely memory with no entities.")
     report = run(km, arun, ns, "topics", "centrality")
     assert report.step("topics").changes == {"topics_created": 3}
-    topics = arun(lrepo.find_topics(km.graph, namespaces=[ns], limit=10))
+    topics = arun(topic_repository.find_topics(km.graph, namespaces=[ns], limit=10))
     assert sorted(t["members"] for t in topics) == [4, 4, 4]
     found = {
         t["id"]: {
             m["id"]
-            for m in arun(lrepo.find_topic_members(km.graph, namespace=ns, topic_id=t["id"],
-                                                   limit=10))
+            for m in arun(topic_repository.find_topic_members(km.graph, namespace=ns,
+                                                              topic_id=t["id"], limit=10))
         }
         for t in topics
     }  # fmt: skip
@@ -873,7 +872,7 @@ def test_lifecycle_a_dry_run_reports_and_writes_nothing(
     assert report.step("redundancy").changes == {"merged": 1}
     assert arun(km.stats(namespace=ns)) == before
     assert mem(km, arun, ns, ids["stale"])["status"] == "active"
-    lease = arun(lrepo.get_consolidation_lease(km.graph, namespace=ns))
+    lease = arun(lease_repository.get_consolidation_lease(km.graph, namespace=ns))
     assert lease["holder"] is None and lease["epoch"] == 0
 
 
@@ -933,7 +932,7 @@ def test_lifecycle_a_killed_run_leaves_no_half_applied_step_and_its_lease_expire
             arun(km.consolidate(ns, now=NOW))
     assert mem(km, arun, ns, ids["stale"])["status"] == "stale"  # earlier steps landed whole
     assert mem(km, arun, ns, ids["working"])["tier"] == "working"  # the killed step: nothing
-    held = arun(lrepo.get_consolidation_lease(km.graph, namespace=ns))
+    held = arun(lease_repository.get_consolidation_lease(km.graph, namespace=ns))
     expires = held["expires_at"]  # the dead run's last renewal + the lease time
     assert expires >= NOW + timedelta(seconds=km.settings.consolidation_lease_s)
     with pytest.raises(leases.LeaseHeld):
@@ -959,7 +958,7 @@ def test_lifecycle_a_live_lease_refuses_a_second_worker(
         arun(leases.acquire(km.graph, ns, "worker-b", NOW, ttl))
     report = run(km, arun, ns, now=NOW + ttl)
     assert report.epoch == 2 and report.changed > 0
-    lease = arun(lrepo.get_consolidation_lease(km.graph, namespace=ns))
+    lease = arun(lease_repository.get_consolidation_lease(km.graph, namespace=ns))
     assert lease["holder"] is None  # released at the end
 
 

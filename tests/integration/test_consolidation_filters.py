@@ -19,8 +19,7 @@ from typing import Any
 
 from test_consolidation import DAY, MIN, NOW, _at_cosine, _direction, mem, plant, run
 
-from kgmem.graph import lifecycle_repository as lrepo
-from kgmem.graph import repository
+from kgmem.graph import repository, retention_repository, tier_repository
 from kgmem.ingest.normalize import content_hash, normalize_name
 from kgmem.lifecycle import merge_steps
 from kgmem.lifecycle.context import ALL_STATUSES
@@ -128,7 +127,7 @@ def _plant_edges(km: Kgmem, arun: Any, ns: str, n: int = 400, seed: int = 11) ->
 
 def _all_records(km: Kgmem, arun: Any, ns: str) -> list[MemoryRecord]:
     rows = arun(
-        lrepo.find_lifecycle_memories(
+        retention_repository.find_lifecycle_memories(
             km.graph, namespace=ns, statuses=ALL_STATUSES, after="", limit=100_000
         )
     )
@@ -148,7 +147,7 @@ def test_lifecycle_shared_entities_in_cypher_equal_the_pure_count(
     records = _all_records(km, arun, ns)
     want = shared_entities(records, NOW)
     got = arun(
-        lrepo.find_shared_entities(
+        tier_repository.find_shared_entities(
             km.graph,
             namespace=ns,
             statuses=LIVE,
@@ -173,12 +172,14 @@ def test_lifecycle_tier_candidates_hold_every_memory_the_tier_rules_move_or_gate
         d = decide_tier(m, NOW, shared, epoch=3)
         if d.change is not None or d.rejected is not None:
             acted.add(m.id)
-    candidates = _page_ids(km, arun, lrepo.find_tier_candidates, ns, **candidate_filters(shared))
+    candidates = _page_ids(
+        km, arun, tier_repository.find_tier_candidates, ns, **candidate_filters(shared)
+    )
     assert acted and acted <= candidates
     live = {m.id for m in records if m.status.value in LIVE}
     assert candidates < live  # the filter does filter
     hot_rows = arun(
-        lrepo.find_hot_candidates(
+        tier_repository.find_hot_candidates(
             km.graph,
             namespace=ns,
             statuses=LIVE,
@@ -217,7 +218,11 @@ def test_lifecycle_rehearsal_candidates_hold_every_endangered_or_drifting_memory
         }
         drifting = {m.id for m in records if drift(m, NOW) is not None}
         candidates = _page_ids(
-            km, arun, lrepo.find_rehearsal_candidates, ns, **rehearsal_filters(policy, NOW)
+            km,
+            arun,
+            retention_repository.find_rehearsal_candidates,
+            ns,
+            **rehearsal_filters(policy, NOW),
         )
         assert endangered_ids and drifting
         assert endangered_ids | drifting <= candidates
@@ -375,7 +380,7 @@ def test_lifecycle_transition_candidates_hold_every_memory_a_transition_rule_cha
         changed = {mid for mid, d in decided.items() if d is not None}
         changed_rules |= {d.rule for d in decided.values() if d is not None}
         page = arun(
-            lrepo.find_transition_candidates(
+            retention_repository.find_transition_candidates(
                 km.graph,
                 namespace=ns,
                 statuses=ALL_STATUSES,

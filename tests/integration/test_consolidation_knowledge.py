@@ -17,8 +17,7 @@ from support.fake_openai import FakeOpenAI
 from test_consolidation import DAY, NOW, _entity_state, mem, plant, run
 
 from kgmem.errors import NotFound
-from kgmem.graph import api_repository, repository
-from kgmem.graph import lifecycle_repository as lrepo
+from kgmem.graph import api_repository, repository, topic_repository
 from kgmem.ingest.normalize import normalize_name
 from kgmem.service import Kgmem
 
@@ -292,12 +291,14 @@ def test_lifecycle_topics_form_a_tree_whose_parents_group_linked_topics(
     step = report.step("topics")
     assert step.stats["topics"] == 5 and step.stats["parent_topics"] == 2
     assert step.changes == {"topics_created": 7}
-    topics = arun(lrepo.find_topics(km.graph, namespaces=[ns], limit=20))
+    topics = arun(topic_repository.find_topics(km.graph, namespaces=[ns], limit=20))
     leaves = [t for t in topics if t["level"] == 0]
     parents = {t["id"]: t for t in topics if t["level"] == 1}
 
     def members(topic_id: str) -> set[str]:
-        rows = arun(lrepo.find_topic_members(km.graph, namespace=ns, topic_id=topic_id, limit=50))
+        rows = arun(
+            topic_repository.find_topic_members(km.graph, namespace=ns, topic_id=topic_id, limit=50)
+        )
         return {m["id"] for m in rows}
 
     # every planted topic is recovered as one leaf (a bridge memory joins one side)
@@ -335,14 +336,14 @@ def test_lifecycle_new_topics_are_named_by_the_llm_and_locally_when_it_fails(
     fake_llm.script("error")
     report = run(svc, arun, ns, "topics")
     assert report.step("topics").stats["naming_llm_failed"] == 1
-    topics = arun(lrepo.find_topics(km.graph, namespaces=[ns], limit=20))
+    topics = arun(topic_repository.find_topics(km.graph, namespaces=[ns], limit=20))
     assert len(topics) == 7 and {t["name_method"] for t in topics} == {"local"}
     # a new travel memory changes the travel leaf: only that new topic is named, by the LLM
     plant(km, arun, ns, "Kyoto in autumn.", entities=[("Kyoto", "concept")])
     fake_llm.payload = {"names": ["Trips to Japan"]}
     report = run(svc, arun, ns, "topics")
     assert report.step("topics").changes == {"topics_created": 1, "topics_removed": 1}
-    named = [t for t in arun(lrepo.find_topics(km.graph, namespaces=[ns], limit=20))
+    named = [t for t in arun(topic_repository.find_topics(km.graph, namespaces=[ns], limit=20))
              if t["name_method"] == "llm"]  # fmt: skip
     assert [(t["name"], t["members"]) for t in named] == [("Trips to Japan", 5)]
     assert "on travel: " in fake_llm.requests[-1].message("user")

@@ -11,7 +11,8 @@ import pytest
 from kgmem.errors import ConcurrentWrite, InvalidInput, KgmemError
 from kgmem.graph import repository
 from kgmem.graph import transfer_repository as tr
-from kgmem.ingest import pipeline
+from kgmem.ingest import extraction, intake, preparation
+from kgmem.ingest.ingestor import ExtractionReport, Ingestor
 from kgmem.records import Turn
 from kgmem.service import Kgmem
 
@@ -147,7 +148,7 @@ def test_crash_between_intake_and_extraction_loses_and_duplicates_nothing(
     def crash(*_a: Any, **_k: Any) -> Any:
         raise RuntimeError("simulated crash after intake")
 
-    monkeypatch.setattr(pipeline, "extract_local", crash)
+    monkeypatch.setattr(preparation, "extract_local", crash)
     with pytest.raises(RuntimeError, match="simulated crash"):
         arun(km.observe(turns, namespace=namespace, flush=True))
     stats = arun(km.stats(namespace=namespace))
@@ -179,13 +180,13 @@ def test_concurrent_extractors_of_one_namespace_both_succeed_and_extract_once(
     assert report.trigger == "buffered"  # four pending episodes, no extraction yet
     # A second Ingestor stands for a second process: it has its own extraction lock.
     ing = km.ingestor
-    other = ing if processes == 1 else pipeline.Ingestor(km.settings, km.graph, km.embedder, km.nlp)
+    other = ing if processes == 1 else Ingestor(km.settings, km.graph, km.embedder, km.nlp)
 
     async def both() -> list[Any]:
         return list(
             await asyncio.gather(
-                pipeline.extract_pending(ing, namespace=namespace),
-                pipeline.extract_pending(other, namespace=namespace),
+                extraction.extract_pending(ing, namespace=namespace),
+                extraction.extract_pending(other, namespace=namespace),
             )
         )
 
@@ -321,8 +322,8 @@ def test_a_backlog_extracted_with_prefetch_matches_batch_by_batch(
 ) -> None:
     # Small batches so a dozen turns make a backlog of three: the models' half of each next
     # batch runs while the current one commits, and must change nothing that is written.
-    monkeypatch.setattr(pipeline, "BATCH_EPISODES", 4)
-    monkeypatch.setattr(pipeline, "DEFAULT_MAX_TURNS", 100)  # intake only: no trigger fires
+    monkeypatch.setattr(extraction, "BATCH_EPISODES", 4)
+    monkeypatch.setattr(intake, "DEFAULT_MAX_TURNS", 100)  # intake only: no trigger fires
     people = ["Ana", "Bruno", "Carla"]
     lines = [
         "{p} adopted a puppy named Rex.",
@@ -340,11 +341,11 @@ def test_a_backlog_extracted_with_prefetch_matches_batch_by_batch(
         for ns in (namespace, other):
             assert arun(km.observe(turns, namespace=ns)).trigger == "buffered"
         at = T0 + timedelta(days=1)
-        ahead = arun(pipeline.extract_pending(km.ingestor, namespace=namespace, now=at))
+        ahead = arun(extraction.extract_pending(km.ingestor, namespace=namespace, now=at))
         one_by_one = []
         while True:  # max_batches=1 never prefetches: the sequential reference
             rep = arun(
-                pipeline.extract_pending(km.ingestor, namespace=other, now=at, max_batches=1)
+                extraction.extract_pending(km.ingestor, namespace=other, now=at, max_batches=1)
             )
             if not rep.episodes:
                 break
@@ -366,23 +367,23 @@ def test_a_backlog_extracted_with_prefetch_matches_batch_by_batch(
 
 def test_a_prefetched_batch_is_used_only_for_the_same_episodes() -> None:
     async def prepared() -> Any:
-        return pipeline._Prepared(
+        return preparation.Prepared(
             [{"id": "a"}, {"id": "b"}],
             [],
             [],
             [],
-            pipeline._Vectors([], {}),
-            pipeline.ExtractionReport(),
+            preparation.Vectors([], {}),
+            ExtractionReport(),
         )
 
     async def check() -> tuple[Any, Any, Any]:
-        same = await pipeline._claim_prefetch(
+        same = await extraction._claim_prefetch(
             asyncio.create_task(prepared()), [{"id": "a"}, {"id": "b"}]
         )
-        moved = await pipeline._claim_prefetch(
+        moved = await extraction._claim_prefetch(
             asyncio.create_task(prepared()), [{"id": "b"}, {"id": "c"}]
         )
-        return same, moved, await pipeline._claim_prefetch(None, [{"id": "a"}])
+        return same, moved, await extraction._claim_prefetch(None, [{"id": "a"}])
 
     same, moved, none = asyncio.run(check())
     assert same is not None and [e["id"] for e in same.episodes] == ["a", "b"]

@@ -1,0 +1,184 @@
+"""From a batch's facts to its ``WritePlan``: the batch dedup, the gate against each candidate's
+nearest stored memories (one vector/hash neighbour search for the batch), re-embedding of merged
+texts, scoring and tag capture, entity resolution, linking, and the session boxes and traces.
+
+``gate_and_plan`` reads the graph (neighbours, entity candidates, open boxes) but never writes:
+what it returns is the plan that ``commit.write_steps`` turns into one transaction. The decisions
+themselves are the pure stages (``gate``, ``scoring``, ``plan``, ``boxes``); this module gathers
+their inputs and maps graph rows onto their records.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from kgmem.graph import index_search, repository
+from kgmem.ingest.boxes import BoxState, Trace
+from kgmem.ingest.emotion import Category as EmotionCategory
+from kgmem.ingest.emotion import Emotion
+from kgmem.ingest.episodes import as_utc
+from kgmem.ingest.gate import Neighbour, decide, group_batch
+from kgmem.ingest.ingestor import ExtractionReport, Ingestor
+from kgmem.ingest.normalize import content_hash, normalize_name
+from kgmem.ingest.plan import Candidate, WritePlan, plan_boxes, plan_writes
+from kgmem.ingest.preparation import Vectors
+from kgmem.ingest.resolution import resolve_entities
+from kgmem.ingest.scoring import TagCandidate, score_candidate, tag_and_capture
+from kgmem.records import ExtractedFact, Turn
+from kgmem.taxonomy import ConflictStrategy
+
+NEIGHBOURS_K = 10
+
+
+async def gate_and_plan(
+    ing: Ingestor,
+    ns: str,
+    facts: list[ExtractedFact],
+    vectors: Vectors,
+    turns: list[Turn],
+    strategy: ConflictStrategy,
+    now: datetime,
+    rep: ExtractionReport,
+    actor: str = "observe",
+    source: str | None = None,
+) -> tuple[list[Candidate], WritePlan]:
+    t0 = time.perf_counter()
+    if not facts:
+        return [], WritePlan()
+    embeddings, name_vecs = vectors.facts, vectors.names
+    groups = group_batch(facts, embeddings=embeddings)
+    by_id = {t.turn_id: t for t in turns}
+    candidates: list[Candidate] = []
+    for key, g in enumerate(groups):
+        f = g.fact
+        src = [by_id[s] for s in f.source_turn_ids if s in by_id]
+        first = src[0] if src else turns[0]
+        candidates.append(
+            Candidate(
+                key=key,
+                fact=f,
+                hash=content_hash(f.content),
+                embedding=embeddings[g.representative],
+                entities=frozenset(n for n in (normalize_name(e.name) for e in f.entities) if n),
+                episode_ids=tuple(s.turn_id for s in src if s.turn_id),
+                session_id=first.session_id,
+                at=first.at or now,
+                source=source or ("human" if first.role == "user" else "agent"),
+            )
+        )
+    rows = await index_search.search_memory_neighbours(
+        ing.graph,
+        namespace=ns,
+        k=NEIGHBOURS_K,
+        items=[{"key": c.key, "hash": c.hash, "embedding": c.embedding} for c in candidates],
+    )
+    neighbours = {int(r["key"]): [_neighbour(n) for n in r["neighbours"]] for r in rows}
+    decisions = [
+        decide(c.fact, c.hash, c.entities, neighbours.get(c.key, []), strategy, now)
+        for c in candidates
+    ]
+    t0 = rep.tick("gate", t0)
+    merged = [
+        (c.key, d.merged_content)
+        for c, d in zip(candidates, decisions, strict=True)
+        if d.merged_content
+    ]
+    merged_vecs = await asyncio.to_thread(ing.embedder.embed, [m for _, m in merged])
+    t0 = rep.tick("embed", t0)
+    scores, captured = _score(candidates, neighbours)
+    resolutions = await resolve_entities(ing, ns, candidates, name_vecs)
+    plan = plan_writes(
+        candidates,
+        decisions,
+        scores,
+        captured,
+        resolutions,
+        neighbours,
+        {k: v for (k, _), v in zip(merged, merged_vecs, strict=True)},
+        now=now,
+        actor=actor,
+    )
+    for row in plan.entities:  # new entities carry their name embedding for later resolution
+        row["embedding"] = name_vecs.get(row["normalized_name"])
+    boxes_row = await repository.find_open_boxes(
+        ing.graph,
+        namespace=ns,
+        sessions=sorted({c.session_id or "-" for c in candidates}),
+        trace_limit=200,
+    )
+    open_boxes = {
+        b["session_id"]: BoxState(
+            b["id"],
+            frozenset(b["topics"] or []),
+            tuple(b["memory_ids"]),
+            as_utc(b["opened_at"]),
+            as_utc(b["last_at"]),
+        )
+        for b in boxes_row["boxes"]
+    }
+    traces = [
+        Trace(t["id"], frozenset(t["topics"] or []), tuple(t["box_ids"]), as_utc(t["last_at"]))
+        for t in boxes_row["traces"]
+    ]
+    plan_boxes(plan, candidates, open_boxes, traces)
+    rep.tick("link", t0)
+    return candidates, plan
+
+
+def _neighbour(n: dict[str, Any]) -> Neighbour:
+    return Neighbour(
+        memory_id=n["id"],
+        content=n["content"],
+        content_hash=n["content_hash"],
+        similarity=float(n["similarity"]),
+        category=n.get("category") or "fact",
+        status=n.get("status") or "active",
+        valid_from=_opt_utc(n.get("valid_from")),
+        valid_until=_opt_utc(n.get("valid_until")),
+        entities=tuple(n.get("entities") or ()),
+        importance=float(n.get("importance") or 0.5),
+        utility=float(n.get("utility") or 0.5),
+        confidence=float(n.get("confidence") or 0.5),
+        pinned=bool(n.get("pinned")),
+        immutable=bool(n.get("immutable")),
+        created_at=_opt_utc(n.get("created_at")),
+    )
+
+
+def _opt_utc(value: object) -> datetime | None:
+    return as_utc(value) if value is not None else None
+
+
+def _score(
+    candidates: Sequence[Candidate], neighbours: dict[int, list[Neighbour]]
+) -> tuple[list[Any], frozenset[int]]:
+    scores = []
+    tags: tuple[Any, ...] = ()
+    captured: set[str] = set()
+    for c in candidates:
+        emotion = Emotion(
+            valence=c.fact.valence,
+            arousal=c.fact.arousal,
+            category=_EKMAN.get(c.fact.emotion, "neutral"),
+        )
+        s = score_candidate(
+            confidence=c.fact.confidence,
+            emotion=emotion,
+            source=c.source,
+            neighbour_similarities=[n.similarity for n in neighbours.get(c.key, [])],
+        )
+        scores.append(s)
+        tags, got = tag_and_capture(
+            TagCandidate(str(c.key), s.importance, c.session_id, c.at), tags
+        )
+        captured.update(got)
+    return scores, frozenset(int(k) for k in captured)
+
+
+_EKMAN: dict[str, EmotionCategory] = {
+    e: e for e in ("joy", "sadness", "anger", "fear", "surprise", "disgust", "neutral")
+}
