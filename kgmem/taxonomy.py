@@ -13,6 +13,7 @@ and pure functions: no I/O, nothing happens at import beyond building these cons
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Iterable
@@ -632,15 +633,24 @@ def parse_enum(enum_cls: type[_E], value: object, what: str, *, aliases: bool = 
     """
     if isinstance(value, enum_cls):
         return value
+    if isinstance(value, str):
+        member: _E | None = _parse_text(enum_cls, value, aliases)
+        if member is not None:
+            return member
     allowed = ", ".join(member.value for member in enum_cls)
     if not isinstance(value, str):
         raise InvalidInput(f"{what} must be a string, one of: {allowed}")
+    raise InvalidInput(f"unknown {what} {value!r}; expected one of: {allowed}")
+
+
+# Recall parses each candidate's category and tier a few times per request (stability, scoring);
+# the vocabularies are fixed, so a text's member is remembered instead of re-normalised.
+@functools.lru_cache(maxsize=4096)
+def _parse_text(enum_cls: type[_E], value: str, aliases: bool) -> _E | None:
     key = re.sub(r"[\s\-]+", "_", value.strip().lower())
     try:
         return enum_cls(key)
     except ValueError:
         pass
     member = _ALIASES.get(enum_cls, {}).get(key) if aliases else None
-    if isinstance(member, enum_cls):
-        return member
-    raise InvalidInput(f"unknown {what} {value!r}; expected one of: {allowed}")
+    return member if isinstance(member, enum_cls) else None

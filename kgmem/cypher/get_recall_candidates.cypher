@@ -1,4 +1,4 @@
-// Everything scoring needs about candidate memories of one namespace: fields, entities, turns, co-activation. Only the fields recall reads are sent, and its timestamps as UTC epoch microseconds (the driver's temporal decoding cost more client time than the query took on the server); the repository turns them back into datetimes.
+// Everything scoring needs about candidate memories of one namespace: fields, entities, turns, co-activation. Only the fields recall reads are sent, and its timestamps as UTC epoch microseconds (the driver's temporal decoding cost more client time than the query took on the server); the repository turns them back into datetimes. One row holds the whole list: the async driver pays ~0.1 ms of client CPU per record, more than a candidate costs the server. A turn's text is sent only when the memory has several turns, since it only orders them.
 // params: $namespace, $ids
 MATCH (m:Memory {namespace: $namespace}) WHERE m.id IN $ids
 OPTIONAL MATCH (m)-[:MENTIONS]->(e:Entity)
@@ -8,15 +8,17 @@ OPTIONAL MATCH (m)-[d:DERIVED_FROM]->(ep:Episode)
 WITH m, entities, ep, d ORDER BY CASE d.role WHEN 'source' THEN 0 ELSE 1 END, ep.at, ep.seq
 WITH m, entities, [x IN collect({turn: coalesce(ep.turn_id, ep.id), text: ep.text})
                    WHERE x.turn IS NOT NULL][..50] AS turns
+WITH m, entities, CASE WHEN size(turns) > 1 THEN turns ELSE [x IN turns | {turn: x.turn}] END AS turns
 OPTIONAL MATCH (m)-[c:CO_ACTIVATED]-(o:Memory) WHERE o.id IN $ids
 WITH m, entities, turns, collect({id: o.id, count: c.count}) AS coactive
 OPTIONAL MATCH (w:Memory)-[:SUPERSEDES]->(m)
-RETURN m {.id, .content, .category, .type, .status, .tier, .lifecycle_state,
+WITH m, entities, turns, coactive, collect(w.id) AS superseded_by
+RETURN collect({memory: m {.id, .content, .category, .type, .status, .tier, .lifecycle_state,
           .verification_state, .source, .importance, .utility, .confidence, .source_trust,
           .access_count, .stability, .session_id, .valence, .embedding,
           created_at: m.created_at.epochSeconds * 1000000 + m.created_at.microsecond,
           last_accessed: m.last_accessed.epochSeconds * 1000000 + m.last_accessed.microsecond,
           valid_from: m.valid_from.epochSeconds * 1000000 + m.valid_from.microsecond,
           valid_until: m.valid_until.epochSeconds * 1000000 + m.valid_until.microsecond,
-          recorded_at: m.recorded_at.epochSeconds * 1000000 + m.recorded_at.microsecond}
-       AS memory, entities, turns, coactive, collect(w.id) AS superseded_by
+          recorded_at: m.recorded_at.epochSeconds * 1000000 + m.recorded_at.microsecond},
+       entities: entities, turns: turns, coactive: coactive, superseded_by: superseded_by}) AS rows

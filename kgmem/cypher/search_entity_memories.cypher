@@ -1,4 +1,4 @@
-// Entity channel: entities named in the query (by normalised name/alias or fulltext) → memories that mention them, up to 2 relation hops.
+// Entity channel: entities named in the query (by normalised name/alias or fulltext) → memories that mention them, up to 2 relation hops. One row holds the ranked list (the async driver's per-record cost).
 // params: $namespace, $names, $query, $hops, $limit
 CALL () {
   MATCH (e:Entity {namespace: $namespace})
@@ -29,7 +29,8 @@ WITH m, score, names, confs, hops
 ORDER BY score DESC
 WITH m, collect({score: score, names: names, confs: confs, hops: hops})[0] AS best,
      sum(score) AS total
-RETURN m.id AS id, total AS score, best.names AS path, best.confs AS confidences,
-       best.hops AS hops
+WITH m.id AS id, total AS score, best
 ORDER BY score DESC, id
 LIMIT $limit
+RETURN collect({id: id, score: score, path: best.names, confidences: best.confs,
+                hops: best.hops}) AS rows

@@ -1,4 +1,4 @@
-// Bounded spreading activation from seed memories over MENTIONS (via shared entities) and memory links, decaying per hop, fan-out capped.
+// Bounded spreading activation from seed memories over MENTIONS (via shared entities) and memory links, decaying per hop, fan-out capped. One row holds the ranked list (the async driver's per-record cost).
 // params: $namespace, $seeds, $decay, $fanout, $limit
 UNWIND $seeds AS seed
 MATCH (s:Memory {id: seed.id, namespace: $namespace})
@@ -20,6 +20,7 @@ CALL (s, seed) {
 }
 WITH m, act, path, confs ORDER BY act DESC
 WITH m, sum(act) AS activation, collect({path: path, confs: confs})[0] AS best
-RETURN m.id AS id, activation AS score, best.path AS path, best.confs AS confidences
+WITH m.id AS id, activation AS score, best
 ORDER BY score DESC, id
 LIMIT $limit
+RETURN collect({id: id, score: score, path: best.path, confidences: best.confs}) AS rows

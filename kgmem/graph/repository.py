@@ -203,7 +203,7 @@ def write_boxes(
 async def search_entity_memories(
     graph: GraphClient, *, namespace: str, names: list[str], query: str, hops: int, limit: int
 ) -> list[Row]:
-    return await graph.run(
+    rows = await graph.run(
         "search_entity_memories",
         namespace=namespace,
         names=names,
@@ -211,6 +211,7 @@ async def search_entity_memories(
         hops=hops,
         limit=limit,
     )
+    return list(rows[0]["rows"])  # one row holds the ranked list (see the query's header)
 
 
 async def search_memory_activation(
@@ -222,7 +223,7 @@ async def search_memory_activation(
     fanout: int,
     limit: int,
 ) -> list[Row]:
-    return await graph.run(
+    rows = await graph.run(
         "search_memory_activation",
         namespace=namespace,
         seeds=seeds,
@@ -230,6 +231,7 @@ async def search_memory_activation(
         fanout=fanout,
         limit=limit,
     )
+    return list(rows[0]["rows"])  # one row holds the ranked list (see the query's header)
 
 
 # get_recall_candidates sends these as UTC epoch microseconds (see its header)
@@ -240,7 +242,8 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 async def get_recall_candidates(graph: GraphClient, *, namespace: str, ids: list[str]) -> list[Row]:
     if not ids:
         return []
-    rows = await graph.run("get_recall_candidates", namespace=namespace, ids=ids)
+    result = await graph.run("get_recall_candidates", namespace=namespace, ids=ids)
+    rows: list[Row] = result[0]["rows"]  # one row holds the list (see the query's header)
     for row in rows:
         memory = row["memory"]
         for key in _RECALL_TIMES:

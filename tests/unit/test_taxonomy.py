@@ -443,6 +443,35 @@ def test_parse_enum_rejects_unknown_values_with_invalid_input(
         assert isinstance(member, enum_cls)
 
 
+def _parse_enum_uncached(enum_cls: type[StrEnum], raw: str, aliases: bool) -> StrEnum | None:
+    """parse_enum's rule written out without its cache: the reference it must always equal."""
+    key = re.sub(r"[\s\-]+", "_", raw.strip().lower())
+    if key in {m.value for m in enum_cls}:
+        return enum_cls(key)
+    member = tx._ALIASES.get(enum_cls, {}).get(key) if aliases else None
+    return member if isinstance(member, enum_cls) else None
+
+
+_SPELLINGS = st.sampled_from(
+    [m.value for e in ALL_ENUMS for m in e] + [t for a in tx._ALIASES.values() for t in a]
+).flatmap(
+    lambda v: st.sampled_from([v, v.upper(), f" {v} ", v.replace("_", "-"), v.replace("_", " ")])
+)
+
+
+@given(st.sampled_from(ALL_ENUMS), st.one_of(_SPELLINGS, st.text(max_size=12)), st.booleans())
+def test_parse_enum_cached_equals_the_uncached_rule(
+    enum_cls: type[StrEnum], raw: str, aliases: bool
+) -> None:
+    expected = _parse_enum_uncached(enum_cls, raw, aliases)
+    for _ in range(2):  # the second call is served from the cache
+        if expected is None:
+            with pytest.raises(InvalidInput, match="unknown field"):
+                tx.parse_enum(enum_cls, raw, "field", aliases=aliases)
+        else:
+            assert tx.parse_enum(enum_cls, raw, "field", aliases=aliases) is expected
+
+
 def test_parse_enum_rejects_unknown_category_and_strategy() -> None:
     with pytest.raises(InvalidInput, match=r"unknown category 'hobby'.*fact, preference"):
         tx.parse_enum(tx.Category, "hobby", "category")

@@ -1,0 +1,45 @@
+"""``turns_by_relevance``: a memory's turns, most query words first, ties in provenance order.
+
+``get_recall_candidates`` sends a turn's text only when the memory has several turns; these
+laws are why that cannot change a hit's turn ids: with one turn the text never matters, and with
+several the order depends on the texts (so they must be sent).
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kgmem.ingest.linking import content_words
+from kgmem.recall.engine import turns_by_relevance
+
+WORDS = st.sampled_from(["pepper", "beagle", "shelter", "berlin", "ramen", "the", "a", "hiking"])
+TEXT = st.lists(WORDS, max_size=8).map(" ".join)
+
+
+@given(TEXT, st.text(min_size=1, max_size=12), TEXT)
+def test_one_turn_is_returned_whatever_its_text(query: str, turn: str, text: str) -> None:
+    assert turns_by_relevance(query, [{"turn": turn, "text": text}]) == (turn,)
+    assert turns_by_relevance(query, [{"turn": turn}]) == (turn,)
+
+
+@given(TEXT, st.lists(TEXT, min_size=2, max_size=6))
+def test_several_turns_are_ordered_by_shared_words_then_provenance(
+    query: str, texts: list[str]
+) -> None:
+    turns = [{"turn": f"t{i}", "text": t} for i, t in enumerate(texts)]
+    got = turns_by_relevance(query, turns)
+    assert sorted(got) == sorted(t["turn"] for t in turns)
+    asked = set(content_words(query))
+    shared = [len(asked & set(content_words(texts[int(t[1:])]))) for t in got]
+    assert shared == sorted(shared, reverse=True)
+    for (a, sa), (b, sb) in pairwise(zip(got, shared, strict=True)):
+        if sa == sb:  # equal overlap keeps provenance order
+            assert int(a[1:]) < int(b[1:])
+
+
+def test_a_turn_without_text_sorts_after_one_that_shares_words() -> None:
+    turns = [{"turn": "t0"}, {"turn": "t1", "text": "Pepper the beagle"}]
+    assert turns_by_relevance("Where is Pepper the beagle?", turns) == ("t1", "t0")
