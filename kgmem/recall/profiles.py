@@ -166,7 +166,7 @@ def _expand(name: str) -> Profile:
 
 
 PROFILES: dict[str, Profile] = {name: _expand(name) for name in SEED_003_WEIGHTS}
-PRECISE_CHANNEL_WEIGHTS: dict[str, float] = {"entity": 0.3, "activation": 0.5}
+PRECISE_CHANNEL_WEIGHTS: dict[str, float] = {"entity": 0.1, "activation": 0.5}
 # kgmem's own sixth profile: relevance first, for question answering over long conversations,
 # where every memory is old and importance/recency are weak evidence of what a question asks.
 # Measured on LoCoMo (benchmarks/locomo.py --profile precise); not one of seed 003's five.
@@ -193,11 +193,13 @@ PROFILES["precise"] = Profile(
     ),
     # The entity and spreading-activation lists rank memories by who they are about, not by
     # what the question asks: in a conversation nearly every memory names one of the speakers.
-    # They still lift multi-hop answers, so they stay in the fusion at a lower weight.
+    # They still lift multi-hop answers, so they stay in the fusion at a lower weight; the entity
+    # list, which repeats the lexical evidence through the speakers' names, least of all (0.3 ->
+    # 0.1 in session 6: +0.004 R@10 over the full LoCoMo dev split in an exact replay).
     channel_weights=MappingProxyType(PRECISE_CHANNEL_WEIGHTS),
     # Its similarity : bm25 split is already the relevance-first one; seed 004's router would
     # re-split it per intent and hand utility (flat in a conversation) a fifth of the score.
-    # LoCoMo, 760 questions: +0.012 R@10 on conv-26/41/43 and held out on conv-30/42 (RESULTS.md).
+    # LoCoMo replay: +0.012 R@10 on conv-26/41/43, +0.001 held out on conv-30/42 (RESULTS.md).
     intent_tuning=False,
 )
 
