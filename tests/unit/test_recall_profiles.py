@@ -84,6 +84,18 @@ def test_tuned_sets_utility_share_and_resplits_vector_vs_fts() -> None:
         base.tuned(utility_boost=1.0)
 
 
+def test_a_profile_without_intent_tuning_keeps_its_own_weights() -> None:
+    precise = PROFILES["precise"]
+    assert not precise.intent_tuning
+    assert all(PROFILES[n].intent_tuning for n in SEED_003_WEIGHTS)  # seed profiles follow
+    tuned = precise.tuned(utility_boost=0.3, vector_weight=0.6, fts_weight=0.4)
+    assert tuned is precise
+    with pytest.raises(InvalidInput):  # the arguments are still checked
+        precise.tuned(utility_boost=1.0)
+    # the flag survives tuning of a profile that follows the router
+    assert PROFILES["balanced"].tuned(utility_boost=0.3).intent_tuning
+
+
 def test_modes_follow_seed_001() -> None:
     assert get_mode("facts_only").types == {MemoryType.FACT}
     assert get_mode("facts_plus_rules").types == {MemoryType.FACT, MemoryType.PROCEDURE}
