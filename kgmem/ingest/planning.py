@@ -17,11 +17,12 @@ from datetime import datetime
 from typing import Any
 
 from kgmem.graph import index_search, repository
+from kgmem.ingest.batch_dedup import group_batch
 from kgmem.ingest.boxes import BoxState, Trace
 from kgmem.ingest.emotion import Category as EmotionCategory
 from kgmem.ingest.emotion import Emotion
 from kgmem.ingest.episodes import as_utc
-from kgmem.ingest.gate import Neighbour, decide, group_batch
+from kgmem.ingest.gate import Neighbour, decide
 from kgmem.ingest.ingestor import ExtractionReport, Ingestor
 from kgmem.ingest.normalize import content_hash, normalize_name
 from kgmem.ingest.plan import Candidate, WritePlan, plan_boxes, plan_writes

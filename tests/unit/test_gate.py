@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgmem.errors import InvalidInput
+from kgmem.ingest.batch_dedup import batch_dedup, group_batch
 from kgmem.ingest.contradiction import ContradictionKind, detect_contradiction
 from kgmem.ingest.gate import (
     CONTRADICTION_SIM,
@@ -22,9 +23,7 @@ from kgmem.ingest.gate import (
     GateAction,
     GateDecision,
     Neighbour,
-    batch_dedup,
     decide,
-    group_batch,
 )
 from kgmem.ingest.normalize import content_hash
 from kgmem.ingest.synthesis import (
@@ -635,7 +634,7 @@ _vectors = st.lists(
 @given(_vectors)
 @settings(max_examples=60, deadline=None)
 def test_the_batch_cosine_matrix_is_the_pairwise_cosine(vectors: list[list[float]]) -> None:
-    from kgmem.ingest.gate import _cosine_matrix
+    from kgmem.ingest.batch_dedup import _cosine_matrix
 
     sims = _cosine_matrix(vectors)
     for i, u in enumerate(vectors):
