@@ -1,8 +1,8 @@
 """The recall orchestrator: query understanding, channels, fusion, scoring, filters, MMR, touch.
 
 Every stage but the I/O is a pure function from ``kgmem/recall`` (query, fusion, filters,
-scoring, diversity, xray); this module only sequences them, runs the channel queries through the
-graph gateway and the embedder in a worker thread, and times each stage. Every query is scoped
+scoring, diversity, xray); this module only sequences them around the channel searches
+(``channels.py``), the activation and hydration queries and the touch write, and times each stage. Every query is scoped
 to the request's namespace, so no other namespace's memory reaches a hit or the X-ray. A ``dry``
 recall reads only; otherwise the hits are touched (access count, last access, stability, Hebbian
 co-activation, 2% boost to linked neighbours).
@@ -11,26 +11,24 @@ co-activation, 2% boost to linked neighbours).
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import Awaitable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
 from kgmem.errors import InvalidInput
 from kgmem.graph import index_search, repository
-from kgmem.graph.client import GraphClient, Row
+from kgmem.graph.client import GraphClient
 from kgmem.ingest.episodes import as_utc
 from kgmem.ingest.linking import content_words
-from kgmem.ingest.normalize import normalize_name
 from kgmem.lifecycle.retention import effective_stability, fsrs_retention
 from kgmem.lifecycle.strength import after_access
 from kgmem.ml.embedder import Embedder
 from kgmem.ml.nlp import Nlp
+from kgmem.recall.channels import StageClock, collect, pool_size, run_channels
 from kgmem.recall.diversity import centroid, gate_confidence, hit_confidence, mmr
 from kgmem.recall.filters import Evidence, Filters, apply_filters, to_candidate
 from kgmem.recall.fusion import fuse
-from kgmem.recall.lucene import to_lucene
 from kgmem.recall.profiles import get_mode, get_profile
 from kgmem.recall.query import (
     STRATEGIES,
@@ -42,7 +40,6 @@ from kgmem.recall.query import (
 )
 from kgmem.recall.scoring import Candidate, Scored, rank
 from kgmem.recall.xray import ChannelEvidence, Dropped, DropReason, HitExplain, PathStep, Xray
-from kgmem.records import EntityMention
 from kgmem.taxonomy import Category, Tier, parse_enum
 from kgmem.validation import check_limit, check_namespace, check_text
 
@@ -92,18 +89,6 @@ class RecallResult:
     hits: tuple[RecallHit, ...]
     xray: Xray
     skipped: str | None = None
-
-
-@dataclass
-class _Run:
-    timings: dict[str, float] = field(default_factory=dict)
-    queries: list[str] = field(default_factory=list)
-    t: float = field(default_factory=time.perf_counter)
-
-    def tick(self, stage: str) -> None:
-        now = time.perf_counter()
-        self.timings[stage] = round(self.timings.get(stage, 0.0) + (now - self.t) * 1000, 3)
-        self.t = now
 
 
 def build_request(query: object, namespace: object, **opts: Any) -> RecallRequest:
@@ -160,7 +145,7 @@ async def recall(
     req: RecallRequest,
     now: datetime | None = None,
 ) -> RecallResult:
-    run = _Run()
+    run = StageClock()
     when = now or datetime.now(UTC)
     skip = should_skip(req.query)
     if skip is not None:  # seed 004's pre-retrieval gate: no embedding, no query
@@ -175,7 +160,7 @@ async def recall(
     )
     subs = decompose(req.query)
     run.tick("understand")
-    ev, rankings, qvec, q_entities = await _channels(graph, embedder, nlp, req, subs, run)
+    ev, rankings, qvec, q_entities = await run_channels(graph, embedder, nlp, req, subs, run)
     hyde: list[str] = []
     best = max((e.vector for e in ev.values() if e.vector is not None), default=None)
     if "vector" in req.channels and should_expand(_cos(best)):  # seed 002 auto-expansion
@@ -185,11 +170,11 @@ async def recall(
             graph,
             namespace=req.namespace,
             embedding=centroid([qvec, *vecs]),
-            k=_k(req),
-            limit=_k(req),
+            k=pool_size(req),
+            limit=pool_size(req),
         )
         run.queries.append("search_memory_vector")
-        _collect(ev, rankings, "vector_hyde", rows, "vector")
+        collect(ev, rankings, "vector_hyde", rows, "vector")
         run.tick("expand")
     fused = fuse(rankings, profile.channel_weights)
     if "activation" in req.channels and fused:
@@ -203,14 +188,14 @@ async def recall(
             seeds=seeds,
             decay=ACTIVATION_DECAY,
             fanout=FANOUT_CAP,
-            limit=_k(req),
+            limit=pool_size(req),
         )
         run.queries.append("search_memory_activation")
-        _collect(ev, rankings, "activation", rows, "activation")
+        collect(ev, rankings, "activation", rows, "activation")
         fused = fuse(rankings, profile.channel_weights)
         run.tick("activation")
     rrf_of = dict(fused)
-    ids = [mid for mid, _ in fused[: max(_k(req), 3 * req.limit)]]
+    ids = [mid for mid, _ in fused[: max(pool_size(req), 3 * req.limit)]]
     rows = await repository.get_recall_candidates(graph, namespace=req.namespace, ids=ids)
     run.queries.append("get_recall_candidates")
     cands = [
@@ -285,10 +270,6 @@ def turns_by_relevance(query: str, turns: Sequence[dict[str, Any]]) -> tuple[str
     return tuple(dict.fromkeys(str(t["turn"]) for _, t in ranked))
 
 
-def _k(req: RecallRequest) -> int:
-    return max(50, 3 * req.limit)  # seed 004: 3x overfetch for the MMR pool
-
-
 def _cos(raw: float | None) -> float | None:
     return None if raw is None else max(0.0, 2.0 * raw - 1.0)  # Neo4j cosine score → cosine
 
@@ -304,125 +285,6 @@ def _stability(c: Candidate, now: datetime) -> float:
         stability_multiplier=c.stability,
         tier=parse_enum(Tier, c.tier, "tier"),
         source=c.source,
-    )
-
-
-def _collect(
-    ev: dict[str, Evidence],
-    rankings: list[tuple[str, list[str]]],
-    name: str,
-    rows: Sequence[dict[str, Any]],
-    kind: str,
-) -> None:
-    ranking = []
-    # BM25 scores are comparable only within one index and query: a fulltext hit counts as its
-    # share of its own list's best, so memory text and episode text can share the bm25 factor.
-    best = max((float(r["score"]) for r in rows), default=0.0) or 1.0
-    for i, row in enumerate(rows, start=1):
-        e = ev.setdefault(row["id"], Evidence())
-        score = float(row["score"])
-        e.ranks.setdefault(name, (i, score))
-        if kind == "vector":
-            e.vector = max(e.vector or 0.0, score)
-        elif kind == "fulltext":
-            e.bm25 = max(e.bm25 or 0.0, score / best)
-        elif kind == "activation":
-            e.activation = max(e.activation or 0.0, score)
-        elif kind == "entity":
-            e.entity = max(e.entity or 0.0, score)
-        if row.get("path") and not e.path:
-            e.path = tuple(row["path"])
-            e.path_confidences = tuple(row.get("confidences") or ())
-        ranking.append(row["id"])
-    rankings.append((name, ranking))
-
-
-async def _channels(
-    graph: GraphClient,
-    embedder: Embedder,
-    nlp: Nlp,
-    req: RecallRequest,
-    subs: list[str],
-    run: _Run,
-) -> tuple[dict[str, Evidence], list[tuple[str, list[str]]], list[float], frozenset[str]]:
-    queries = [req.query, *subs[1:]] if len(subs) > 1 else [req.query]
-    k = _k(req)
-    ns = req.namespace
-    # The text searches need neither the embedding nor the query's entities, so they start at
-    # once and run on the server while the embedder and spaCy work in threads; the vector and
-    # entity searches start as soon as their input is there. The results are still collected
-    # in the fixed order below, so ranks, fusion and paths do not depend on who answered first.
-    searches: list[tuple[str, str, str, asyncio.Task[list[Row] | None]]] = []
-    async with asyncio.TaskGroup() as tg:
-        embedding = tg.create_task(asyncio.to_thread(embedder.embed_query, queries))
-        mentions = (
-            tg.create_task(asyncio.to_thread(nlp.entities, req.query))
-            if "entity" in req.channels
-            else None
-        )
-
-        def add(name: str, kind: str, query_name: str, search: Awaitable[list[Row] | None]) -> None:
-            searches.append((name, kind, query_name, tg.create_task(_rows(search))))
-
-        for i, q in enumerate(queries):
-            tag = "" if i == 0 else f"#{i}"
-            lucene = to_lucene(q)
-            if "vector" in req.channels:
-                search = _vector_search(graph, ns, embedding, i, k)
-                add("vector" + tag, "vector", "search_memory_vector", search)
-            if "fulltext" in req.channels and lucene:
-                search = index_search.search_memory_fulltext(
-                    graph, namespace=ns, query=lucene, k=k, limit=k
-                )
-                add("fulltext" + tag, "fulltext", "search_memory_fulltext", search)
-            if "episode" in req.channels and lucene:  # the turns' own words, before any rewrite
-                search = index_search.search_episode_memories(
-                    graph, namespace=ns, query=lucene, k=k, limit=k
-                )
-                add("episode" + tag, "fulltext", "search_episode_memories", search)
-        if mentions is not None:
-            add("entity", "entity", "search_entity_memories", _entity_search(graph, req, mentions))
-        vecs = await embedding
-        names = _names(await mentions) if mentions is not None else []
-        run.tick("embed")  # embedding and NER; the text searches ran alongside
-    ev: dict[str, Evidence] = {}
-    rankings: list[tuple[str, list[str]]] = []
-    for name, kind, query_name, task in searches:
-        rows = task.result()
-        if rows is None:  # the entity channel had nothing to search for
-            continue
-        run.queries.append(query_name)
-        _collect(ev, rankings, name, rows, kind)
-    run.tick("channels")
-    return ev, rankings, vecs[0], frozenset(names)
-
-
-async def _rows(search: Awaitable[list[Row] | None]) -> list[Row] | None:
-    return await search
-
-
-def _names(mentions: Sequence[EntityMention]) -> list[str]:
-    return sorted({normalize_name(m.name) for m in mentions} - {""})
-
-
-async def _vector_search(
-    graph: GraphClient, ns: str, embedding: Awaitable[list[list[float]]], i: int, k: int
-) -> list[Row]:
-    vecs = await embedding
-    return await index_search.search_memory_vector(
-        graph, namespace=ns, embedding=vecs[i], k=k, limit=k
-    )
-
-
-async def _entity_search(
-    graph: GraphClient, req: RecallRequest, mentions: Awaitable[list[EntityMention]]
-) -> list[Row] | None:
-    names = _names(await mentions)
-    lucene = to_lucene(req.query)
-    if not names and not lucene:
-        return None
-    return await repository.search_entity_memories(
-        graph, namespace=req.namespace, names=names, query=lucene or "", hops=2, limit=_k(req)
     )
 
 

@@ -18,6 +18,7 @@ import pytest
 from kgmem.graph import api_repository, index_search, repository
 from kgmem.ingest.normalize import normalize_name
 from kgmem.ml.nlp import mentions_of
+from kgmem.recall import channels as searches
 from kgmem.recall import engine
 from kgmem.recall.filters import Evidence, to_candidate
 from kgmem.recall.lucene import to_lucene
@@ -68,7 +69,7 @@ async def _sequential_channels(
     names = sorted({normalize_name(m.name) for m in mentions} - {""})
     ev: dict[str, Evidence] = {}
     rankings: list[list[str]] = []
-    k, ns, graph = engine._k(req), req.namespace, km.graph
+    k, ns, graph = searches.pool_size(req), req.namespace, km.graph
     for i, (q, vec) in enumerate(zip(queries, vecs, strict=True)):
         tag = "" if i == 0 else f"#{i}"
         lucene = to_lucene(q)
@@ -76,22 +77,22 @@ async def _sequential_channels(
             rows = await index_search.search_memory_vector(
                 graph, namespace=ns, embedding=vec, k=k, limit=k
             )
-            engine._collect(ev, rankings, "vector" + tag, rows, "vector")
+            searches.collect(ev, rankings, "vector" + tag, rows, "vector")
         if "fulltext" in req.channels and lucene:
             rows = await index_search.search_memory_fulltext(
                 graph, namespace=ns, query=lucene, k=k, limit=k
             )
-            engine._collect(ev, rankings, "fulltext" + tag, rows, "fulltext")
+            searches.collect(ev, rankings, "fulltext" + tag, rows, "fulltext")
         if "episode" in req.channels and lucene:
             rows = await index_search.search_episode_memories(
                 graph, namespace=ns, query=lucene, k=k, limit=k
             )
-            engine._collect(ev, rankings, "episode" + tag, rows, "fulltext")
+            searches.collect(ev, rankings, "episode" + tag, rows, "fulltext")
     if "entity" in req.channels and (names or to_lucene(req.query)):
         rows = await repository.search_entity_memories(
             graph, namespace=ns, names=names, query=to_lucene(req.query) or "", hops=2, limit=k
         )
-        engine._collect(ev, rankings, "entity", rows, "entity")
+        searches.collect(ev, rankings, "entity", rows, "entity")
     return ev, rankings, vecs[0], frozenset(names)
 
 
@@ -104,7 +105,9 @@ def test_concurrent_channels_equal_the_sequential_ones(
     subs = decompose(query)
     expected = arun(_sequential_channels(km, req, subs))
     for _ in range(2):  # the second run serves the embedding from the query cache
-        got = arun(engine._channels(km.graph, km.embedder, km.nlp, req, subs, engine._Run()))
+        got = arun(
+            searches.run_channels(km.graph, km.embedder, km.nlp, req, subs, searches.StageClock())
+        )
         assert got == expected  # evidence, ranks, insertion orders, paths, vector, names
         assert list(got[0]) == list(expected[0])
 

@@ -1,0 +1,170 @@
+"""The channel searches of one recall, and the stage clock that times them.
+
+``run_channels`` starts every channel of a request at once (vector, memory and episode fulltext,
+entity) for the query and each sub-query, with the query embedding and spaCy's entities computed
+in worker threads alongside the text searches, and collects each channel's ranked rows into
+per-memory ``Evidence`` in a fixed order, so ranks, fusion and X-ray paths never depend on which
+search answered first. ``collect`` turns one channel's rows into evidence and a ranking;
+``pool_size`` is the candidate depth every channel fetches (seed 004's 3x overfetch for MMR).
+Every search is scoped to the request's namespace.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from kgmem.graph import index_search, repository
+from kgmem.graph.client import GraphClient, Row
+from kgmem.ingest.normalize import normalize_name
+from kgmem.ml.embedder import Embedder
+from kgmem.ml.nlp import Nlp
+from kgmem.recall.filters import Evidence
+from kgmem.recall.lucene import to_lucene
+from kgmem.records import EntityMention
+
+if TYPE_CHECKING:
+    from kgmem.recall.engine import RecallRequest
+
+
+@dataclass
+class StageClock:
+    timings: dict[str, float] = field(default_factory=dict)
+    queries: list[str] = field(default_factory=list)
+    t: float = field(default_factory=time.perf_counter)
+
+    def tick(self, stage: str) -> None:
+        now = time.perf_counter()
+        self.timings[stage] = round(self.timings.get(stage, 0.0) + (now - self.t) * 1000, 3)
+        self.t = now
+
+
+def pool_size(req: RecallRequest) -> int:
+    return max(50, 3 * req.limit)  # seed 004: 3x overfetch for the MMR pool
+
+
+def collect(
+    ev: dict[str, Evidence],
+    rankings: list[tuple[str, list[str]]],
+    name: str,
+    rows: Sequence[dict[str, Any]],
+    kind: str,
+) -> None:
+    ranking = []
+    # BM25 scores are comparable only within one index and query: a fulltext hit counts as its
+    # share of its own list's best, so memory text and episode text can share the bm25 factor.
+    best = max((float(r["score"]) for r in rows), default=0.0) or 1.0
+    for i, row in enumerate(rows, start=1):
+        e = ev.setdefault(row["id"], Evidence())
+        score = float(row["score"])
+        e.ranks.setdefault(name, (i, score))
+        if kind == "vector":
+            e.vector = max(e.vector or 0.0, score)
+        elif kind == "fulltext":
+            e.bm25 = max(e.bm25 or 0.0, score / best)
+        elif kind == "activation":
+            e.activation = max(e.activation or 0.0, score)
+        elif kind == "entity":
+            e.entity = max(e.entity or 0.0, score)
+        if row.get("path") and not e.path:
+            e.path = tuple(row["path"])
+            e.path_confidences = tuple(row.get("confidences") or ())
+        ranking.append(row["id"])
+    rankings.append((name, ranking))
+
+
+async def run_channels(
+    graph: GraphClient,
+    embedder: Embedder,
+    nlp: Nlp,
+    req: RecallRequest,
+    subs: list[str],
+    run: StageClock,
+) -> tuple[dict[str, Evidence], list[tuple[str, list[str]]], list[float], frozenset[str]]:
+    queries = [req.query, *subs[1:]] if len(subs) > 1 else [req.query]
+    k = pool_size(req)
+    ns = req.namespace
+    # The text searches need neither the embedding nor the query's entities, so they start at
+    # once and run on the server while the embedder and spaCy work in threads; the vector and
+    # entity searches start as soon as their input is there. The results are still collected
+    # in the fixed order below, so ranks, fusion and paths do not depend on who answered first.
+    searches: list[tuple[str, str, str, asyncio.Task[list[Row] | None]]] = []
+    async with asyncio.TaskGroup() as tg:
+        embedding = tg.create_task(asyncio.to_thread(embedder.embed_query, queries))
+        mentions = (
+            tg.create_task(asyncio.to_thread(nlp.entities, req.query))
+            if "entity" in req.channels
+            else None
+        )
+
+        def add(name: str, kind: str, query_name: str, search: Awaitable[list[Row] | None]) -> None:
+            searches.append((name, kind, query_name, tg.create_task(_rows(search))))
+
+        for i, q in enumerate(queries):
+            tag = "" if i == 0 else f"#{i}"
+            lucene = to_lucene(q)
+            if "vector" in req.channels:
+                search = _vector_search(graph, ns, embedding, i, k)
+                add("vector" + tag, "vector", "search_memory_vector", search)
+            if "fulltext" in req.channels and lucene:
+                search = index_search.search_memory_fulltext(
+                    graph, namespace=ns, query=lucene, k=k, limit=k
+                )
+                add("fulltext" + tag, "fulltext", "search_memory_fulltext", search)
+            if "episode" in req.channels and lucene:  # the turns' own words, before any rewrite
+                search = index_search.search_episode_memories(
+                    graph, namespace=ns, query=lucene, k=k, limit=k
+                )
+                add("episode" + tag, "fulltext", "search_episode_memories", search)
+        if mentions is not None:
+            add("entity", "entity", "search_entity_memories", _entity_search(graph, req, mentions))
+        vecs = await embedding
+        names = _names(await mentions) if mentions is not None else []
+        run.tick("embed")  # embedding and NER; the text searches ran alongside
+    ev: dict[str, Evidence] = {}
+    rankings: list[tuple[str, list[str]]] = []
+    for name, kind, query_name, task in searches:
+        rows = task.result()
+        if rows is None:  # the entity channel had nothing to search for
+            continue
+        run.queries.append(query_name)
+        collect(ev, rankings, name, rows, kind)
+    run.tick("channels")
+    return ev, rankings, vecs[0], frozenset(names)
+
+
+async def _rows(search: Awaitable[list[Row] | None]) -> list[Row] | None:
+    return await search
+
+
+def _names(mentions: Sequence[EntityMention]) -> list[str]:
+    return sorted({normalize_name(m.name) for m in mentions} - {""})
+
+
+async def _vector_search(
+    graph: GraphClient, ns: str, embedding: Awaitable[list[list[float]]], i: int, k: int
+) -> list[Row]:
+    vecs = await embedding
+    return await index_search.search_memory_vector(
+        graph, namespace=ns, embedding=vecs[i], k=k, limit=k
+    )
+
+
+async def _entity_search(
+    graph: GraphClient, req: RecallRequest, mentions: Awaitable[list[EntityMention]]
+) -> list[Row] | None:
+    names = _names(await mentions)
+    lucene = to_lucene(req.query)
+    if not names and not lucene:
+        return None
+    return await repository.search_entity_memories(
+        graph,
+        namespace=req.namespace,
+        names=names,
+        query=lucene or "",
+        hops=2,
+        limit=pool_size(req),
+    )
