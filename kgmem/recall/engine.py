@@ -2,10 +2,10 @@
 
 Every stage but the I/O is a pure function from ``kgmem/recall`` (query, fusion, filters,
 scoring, diversity, xray); this module only sequences them around the channel searches
-(``channels.py``), the activation and hydration queries and the touch write, and times each stage. Every query is scoped
-to the request's namespace, so no other namespace's memory reaches a hit or the X-ray. A ``dry``
-recall reads only; otherwise the hits are touched (access count, last access, stability, Hebbian
-co-activation, 2% boost to linked neighbours).
+(``channels.py``), the activation and hydration queries and the touch write, and times each
+stage. Every query is scoped to the request's namespace, so no other namespace's memory reaches
+a hit or the X-ray. A ``dry`` recall reads only; otherwise the hits are touched (access count,
+last access, stability, Hebbian co-activation, 2% boost to linked neighbours).
 """
 
 from __future__ import annotations
