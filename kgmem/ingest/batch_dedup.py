@@ -11,19 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
 
 import numpy as np
 import numpy.typing as npt
 
 from kgmem.errors import InvalidInput
 from kgmem.ingest.contradiction import detect_contradiction
-from kgmem.ingest.gate import REINFORCE_SIM
+from kgmem.ingest.gate import REINFORCE_SIM, SIM_EPS, aware_utc
 from kgmem.ingest.normalize import content_hash, normalize_name
 from kgmem.ingest.synthesis import content_stems, covers, specifics, stem, tokens
 from kgmem.records import EntityMention, ExtractedFact
-
-_EPS = 1e-9  # a cosine of 0.95 computed as 0.9499999999 is still 0.95
 
 
 @dataclass(frozen=True)
@@ -93,7 +90,7 @@ def _batch_duplicates(
         return True
     if sims is None:
         return False
-    if float(sims[a.representative, b.representative]) < REINFORCE_SIM - _EPS:
+    if float(sims[a.representative, b.representative]) < REINFORCE_SIM - SIM_EPS:
         return False
     if detect_contradiction(x, y) is not None or detect_contradiction(y, x) is not None:
         return False
@@ -140,7 +137,7 @@ def _merge_facts(keep: ExtractedFact, other: ExtractedFact) -> ExtractedFact:
         if normalize_name(e.name) not in known:
             extra.setdefault(normalize_name(e.name), replace(e, start=-1, end=-1))
     vivid = other if other.arousal > keep.arousal else keep  # emotion of the more aroused telling
-    starts = [_utc(t) for t in (keep.valid_from, other.valid_from) if t is not None]
+    starts = [aware_utc(t) for t in (keep.valid_from, other.valid_from) if t is not None]
     return replace(
         keep,
         confidence=max(keep.confidence, other.confidence),
@@ -161,7 +158,3 @@ _ARTICLES = frozenset({"a", "an", "the"})
 
 def _word_key(text: str) -> tuple[str, ...]:
     return tuple(stem(t) for t in tokens(text) if t.casefold() not in _ARTICLES)
-
-
-def _utc(when: datetime) -> datetime:
-    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)  # naive means UTC

@@ -45,7 +45,7 @@ CONTRADICTION_SIM = 0.60
 # A synthesis states one fact with its details, not everything said about a subject: a merge
 # longer than this is stored beside its neighbour (ELABORATES) instead.
 MAX_MERGED_CHARS = 400
-_EPS = 1e-9  # a cosine of 0.95 computed as 0.9499999999 is still 0.95
+SIM_EPS = 1e-9  # a cosine of 0.95 computed as 0.9499999999 is still 0.95
 
 # Statuses a new fact can duplicate or contradict; superseded/merged/archived ones are history.
 LIVE_STATUSES: frozenset[str] = frozenset({Status.ACTIVE, Status.STALE, Status.CHALLENGED})
@@ -116,7 +116,7 @@ def decide(
 ) -> GateDecision:
     """Gate one candidate against its neighbours (see module doc)."""
     strategy = parse_enum(ConflictStrategy, strategy, "conflict strategy")
-    now = _utc(now)
+    now = aware_utc(now)
     live = sorted((n for n in neighbours if _is_live(n, now)), key=_rank)
     for n in live:  # tier 1, seed 003: same SHA-256 of the normalised text
         if n.content_hash == candidate_hash:
@@ -132,7 +132,7 @@ def decide(
     passed: list[str] = []  # near neighbours found to be other facts, for the reason
     for n in same:
         sim = _sim(n)
-        if sim < CONTRADICTION_SIM - _EPS:
+        if sim < CONTRADICTION_SIM - SIM_EPS:
             break  # ranked by cosine: nothing further can contradict or duplicate
         if not is_correction and separate_occurrences(candidate.content, n.content):
             passed.append(f"{n.memory_id} is another dated occurrence")
@@ -142,10 +142,10 @@ def decide(
         )
         if conflict is not None:
             return _resolve(candidate, n, conflict, strategy, now)
-        if sim >= REINFORCE_SIM - _EPS:
+        if sim >= REINFORCE_SIM - SIM_EPS:
             reason = f"cosine {_fmt(sim)} ≥ {REINFORCE_SIM} (semantic duplicate)"
             return GateDecision(GateAction.REINFORCE, n.memory_id, reason, sim)
-        if sim >= UPDATE_SIM - _EPS:
+        if sim >= UPDATE_SIM - SIM_EPS:
             shared = shared_wording(candidate.content, n.content, names)
             if shared < MIN_SHARED_WORDING:
                 passed.append(f"{n.memory_id} shares {shared:.0%} of its wording")
@@ -232,7 +232,7 @@ def _resolve(
         return flag(f"{anchor} memory is never superseded silently, both kept")
     until = said if started is None or said >= started else max(now, started)
     if n.valid_until is not None:
-        until = min(until, _utc(n.valid_until))  # never extend a validity that already ends
+        until = min(until, aware_utc(n.valid_until))  # never extend a validity that already ends
     wins = "the newer fact wins" if strategy == ConflictStrategy.TEMPORAL else "the new fact wins"
     return replace(
         base,
@@ -244,7 +244,7 @@ def _resolve(
 
 
 def _is_live(n: Neighbour, now: datetime) -> bool:
-    return n.status in LIVE_STATUSES and (n.valid_until is None or _utc(n.valid_until) > now)
+    return n.status in LIVE_STATUSES and (n.valid_until is None or aware_utc(n.valid_until) > now)
 
 
 def _same_subject(subject: frozenset[str], n: Neighbour, lead: str | None = None) -> bool:
@@ -321,9 +321,9 @@ def _fmt(sim: float) -> str:
     return f"{sim:.4f}".rstrip("0").rstrip(".")
 
 
-def _utc(when: datetime) -> datetime:
+def aware_utc(when: datetime) -> datetime:
     return when if when.tzinfo is not None else when.replace(tzinfo=UTC)  # naive means UTC
 
 
 def _utc_or_none(when: datetime | None) -> datetime | None:
-    return None if when is None else _utc(when)
+    return None if when is None else aware_utc(when)
