@@ -1,12 +1,18 @@
-"""Input checks shared by every entry point: namespaces, content, limits.
+"""Input checks shared by every entry point and pure stage: namespaces, content, limits, numbers.
 
 Each function returns the cleaned value or raises ``InvalidInput`` with a message a user can act
-on. They are pure and cheap, and run before any I/O so that bad input never writes anything.
+on, naming the value it checked. They are pure and cheap, and run before any I/O so that bad
+input never writes anything. The number checks serve the pure stages, whose inputs come from
+stored records and user settings: ``check_number`` refuses NaN, bools and non-numbers (infinity
+passes: a dormant memory's stability is infinite), ``check_unit`` a value outside [0, 1],
+``check_count`` a negative or non-integer count, ``check_aware`` a naive datetime.
 """
 
 from __future__ import annotations
 
+import math
 import re
+from datetime import datetime
 
 from kgmem.errors import InvalidInput
 
@@ -45,3 +51,33 @@ def check_limit(value: object, *, low: int = 1, high: int = 100, what: str = "li
     if not low <= value <= high:
         raise InvalidInput(f"{what} must be between {low} and {high}, got {value}")
     return value
+
+
+def check_number(name: str, value: float, *, low: float = -math.inf) -> float:
+    """A real number (not NaN, not a bool) at least ``low``, as a float."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
+        raise InvalidInput(f"{name} must be a number, got {value!r}")
+    if value < low:
+        raise InvalidInput(f"{name} must be at least {low}, got {value}")
+    return float(value)
+
+
+def check_unit(name: str, value: float) -> float:
+    """A number in [0, 1], as a float."""
+    if check_number(name, value) > 1.0 or value < 0.0:
+        raise InvalidInput(f"{name} must be in [0, 1], got {value}")
+    return float(value)
+
+
+def check_count(name: str, value: int) -> int:
+    """A non-negative integer (not a bool)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidInput(f"{name} must be a non-negative integer, got {value!r}")
+    return value
+
+
+def check_aware(name: str, at: object) -> datetime:
+    """A timezone-aware datetime: naive and aware datetimes cannot be compared."""
+    if not isinstance(at, datetime) or at.utcoffset() is None:
+        raise InvalidInput(f"{name} must be a timezone-aware datetime, got {at!r}")
+    return at

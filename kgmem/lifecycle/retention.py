@@ -36,6 +36,7 @@ from kgmem.taxonomy import (
     Tier,
     parse_enum,
 )
+from kgmem.validation import check_aware, check_count, check_number, check_unit
 
 RetentionModel = Literal["fsrs", "exp"]
 Regularisation = Literal["l2", "huber", "elastic"]
@@ -63,37 +64,10 @@ ELASTIC_THRESHOLD = 0.05  # L1 soft threshold: retention below 5% becomes exactl
 _DAY_S = 86_400.0
 
 
-def _finite(name: str, value: float, *, low: float = -math.inf) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
-        raise InvalidInput(f"{name} must be a number, got {value!r}")
-    if value < low:
-        raise InvalidInput(f"{name} must be at least {low}, got {value}")
-    return float(value)
-
-
-def _unit(name: str, value: float) -> float:
-    if _finite(name, value) > 1.0 or value < 0.0:
-        raise InvalidInput(f"{name} must be in [0, 1], got {value}")
-    return float(value)
-
-
-def _count(name: str, value: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise InvalidInput(f"{name} must be a non-negative integer, got {value!r}")
-    return value
-
-
-def _aware(name: str, at: object) -> datetime:
-    # records.py promises timezone-aware UTC; naive and aware datetimes cannot be compared.
-    if not isinstance(at, datetime) or at.utcoffset() is None:
-        raise InvalidInput(f"{name} must be a timezone-aware datetime, got {at!r}")
-    return at
-
-
 def days_between(start: datetime, end: datetime) -> float:
     """Days from ``start`` to ``end``, never negative: a timestamp ahead of ``end`` (clock skew
     between writers) counts as no time, so it can never raise retention above 1."""
-    seconds = (_aware("end", end) - _aware("start", start)).total_seconds()
+    seconds = (check_aware("end", end) - check_aware("start", start)).total_seconds()
     return max(0.0, seconds / _DAY_S)
 
 
@@ -129,8 +103,8 @@ def effective_stability(
     """
     cat = parse_enum(Category, category, "category")
     tier_ = parse_enum(Tier, tier, "tier")
-    count = _count("access_count", access_count)
-    mult = _finite("stability_multiplier", stability_multiplier)
+    count = check_count("access_count", access_count)
+    mult = check_number("stability_multiplier", stability_multiplier)
     if not mult > 0.0:
         raise InvalidInput(f"stability_multiplier must be positive, got {mult}")
     decay = TIER_DECAY_MULTIPLIER[tier_]
@@ -145,8 +119,8 @@ def effective_stability(
 
 
 def _curve_args(t_days: float, stability_days: float) -> tuple[float, float]:
-    t = max(0.0, _finite("t_days", t_days))  # negative elapsed time = clock skew = no time
-    s = _finite("stability_days", stability_days)
+    t = max(0.0, check_number("t_days", t_days))  # negative elapsed time = clock skew = no time
+    s = check_number("stability_days", stability_days)
     if not s > 0.0:
         raise InvalidInput(f"stability_days must be positive, got {s}")
     return t, s
@@ -192,11 +166,11 @@ def regularise_retention(
     make retention rise with time. Seed 001's access reinforcement (log-scaled, capped) is
     already kgmem's ln(1 + access_count) stability factor, so it is not added a second time.
     """
-    r = _unit("retention", retention)
+    r = check_unit("retention", retention)
     if mode == "l2":
         return r
     if mode == "huber":
-        delta = _finite("huber_delta", huber_delta)
+        delta = check_number("huber_delta", huber_delta)
         if not delta > 0.0:
             raise InvalidInput(f"huber_delta must be positive, got {delta}")
         if r == 0.0:
@@ -206,7 +180,7 @@ def regularise_retention(
         robust = loss if loss <= d2 else 2.0 * delta * math.sqrt(loss) - d2
         return min(1.0, math.exp(-robust))
     if mode == "elastic":
-        tau = _finite("elastic_threshold", elastic_threshold)
+        tau = check_number("elastic_threshold", elastic_threshold)
         if not 0.0 <= tau < 1.0:
             raise InvalidInput(f"elastic_threshold must be in [0, 1), got {tau}")
         return max(0.0, r - tau) / (1.0 - tau)
@@ -236,12 +210,12 @@ class RetentionInput:
 def elapsed_days(memory: RetentionInput, now: datetime) -> float:
     """Days of decay since the last access (or creation); a dormant memory's clock stopped when it
     froze, so later time does not count (seed 004: dormant = frozen)."""
-    anchor = _aware("created_at", memory.created_at)
+    anchor = check_aware("created_at", memory.created_at)
     if memory.last_accessed is not None:  # the later one: bad data must not add decay
-        anchor = max(anchor, _aware("last_accessed", memory.last_accessed))
-    end = _aware("now", now)
+        anchor = max(anchor, check_aware("last_accessed", memory.last_accessed))
+    end = check_aware("now", now)
     if parse_enum(Tier, memory.tier, "tier") is Tier.DORMANT:
-        frozen = anchor if memory.frozen_at is None else _aware("frozen_at", memory.frozen_at)
+        frozen = anchor if memory.frozen_at is None else check_aware("frozen_at", memory.frozen_at)
         end = min(end, frozen)
     return days_between(anchor, end)
 
@@ -317,11 +291,11 @@ def state_for(
     ``category``, seed 004's minimum retention keeps a memory younger than
     ``MIN_RETENTION_DAYS[category]`` from being archived or deleted (it may still go stale).
     """
-    r = _unit("retention", retention)
-    stale_days = _finite("days_stale", days_stale, low=0.0)
+    r = check_unit("retention", retention)
+    stale_days = check_number("days_stale", days_stale, low=0.0)
     current = parse_enum(Status, status, "status")
     cat = None if category is None else parse_enum(Category, category, "category")
-    age = None if age_days is None else _finite("age_days", age_days, low=0.0)
+    age = None if age_days is None else check_number("age_days", age_days, low=0.0)
     if current not in DECAY_CHAIN or current is Status.DELETED:
         return current
     if pinned or immutable or (cat is not None and cat in protected):
