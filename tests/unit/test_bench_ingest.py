@@ -1,0 +1,46 @@
+"""Unit tests of the ingest benchmark's stage accounting over plain trace records (the shape
+``Tracer.summary()`` returns; no Neo4j, no models)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from benchmarks.ingest import intake_seconds
+from benchmarks.trace import Tracer
+
+
+def _timed(calls: int, seconds: float) -> dict[str, Any]:
+    return {"calls": calls, "seconds": seconds, "server_cpu_s": 0.0}
+
+
+def test_intake_reads_the_single_statement_timings_the_intake_path_emits() -> None:
+    # observe() runs create_episodes and get_pending_summary through GraphClient.run, which the
+    # tracer files under "queries"; "statements" holds only the steps of batched writes.
+    trace = {
+        "queries": {
+            "create_episodes": _timed(3, 2.5),
+            "get_pending_summary": _timed(1, 0.25),
+            "find_pending_episodes": _timed(4, 9.0),
+        },
+        "statements": {"create_memories": _timed(2, 7.0)},
+    }
+    assert intake_seconds(trace) == 2.75
+
+
+def test_intake_counts_an_intake_statement_wherever_it_ran_once() -> None:
+    trace = {
+        "queries": {"create_episodes": _timed(1, 1.0), "create_episodes+claim": _timed(1, 5.0)},
+        "statements": {"create_episodes": _timed(1, 0.5)},
+    }
+    assert intake_seconds(trace) == 1.5
+
+
+def test_intake_is_zero_without_intake_statements() -> None:
+    assert intake_seconds({"queries": {}, "statements": {}}) == 0.0
+
+
+def test_intake_reads_a_real_tracer_summary() -> None:
+    tracer = Tracer()
+    tracer._count("create_episodes", 0.5, 0.0)  # what traced_run records for a single statement
+    tracer._count("get_pending_summary", 0.125, 0.0)
+    assert intake_seconds(tracer.summary()) == 0.625
