@@ -32,11 +32,13 @@ from kgmem.ingest.coreference import (
     turn_context,
 )
 from kgmem.ingest.emotion import detect_emotion
+from kgmem.ingest.gazetteer import MAX_ENTITIES
 from kgmem.ingest.observer import CONVERSATIONAL_ROLES
 from kgmem.ingest.relation_patterns import KIN_TYPES, sentence_relations
 from kgmem.ingest.rewrite import classify, confidence, has_first_person, is_hedged, third_person
+from kgmem.ingest.scanner import scan
 from kgmem.ingest.sentences import Piece, is_filler, render, split_atomic
-from kgmem.ingest.signals import MAX_ENTITIES, SignalKind, scan
+from kgmem.ingest.signals import SignalKind
 from kgmem.ingest.temporal import foresight, rewrite_relative, valid_from
 from kgmem.ml.nlp import LABEL_TO_TYPE
 from kgmem.records import EntityMention, ExtractedFact, RelationMention, Turn
