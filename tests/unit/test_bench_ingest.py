@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from benchmarks.ingest import intake_seconds
+from benchmarks.ingest_report import report
 from benchmarks.trace import Tracer
 
 
@@ -44,3 +45,17 @@ def test_intake_reads_a_real_tracer_summary() -> None:
     tracer._count("create_episodes", 0.5, 0.0)  # what traced_run records for a single statement
     tracer._count("get_pending_summary", 0.125, 0.0)
     assert intake_seconds(tracer.summary()) == 0.625
+
+
+def test_a_gate_scale_only_report_is_the_scale_table() -> None:
+    row = {
+        "memories": 1000,
+        "median_ms_per_batch_of_64": 12.5,
+        "ms_per_candidate": 0.2,
+        "server_cpu_ms_per_candidate": 0.1,
+        "statements_per_lookup": 1.0,
+        "load_average": 3.2,
+    }
+    lines = report(None, [row]).splitlines()
+    assert lines[1] == "Gate neighbour lookup (64 candidates, k = 10) by store size:"
+    assert lines[-1] == "| 1000 | 12.5 | 0.2 | 0.1 | 1.0 | 3.2 |"
