@@ -1,4 +1,4 @@
-"""Input checks shared by every entry point: namespaces, content, limits.
+"""Input checks shared by every entry point: namespaces, content, limits, scores, datetimes.
 
 Each function returns the cleaned value or raises ``InvalidInput`` with a message a user can act
 on. They are pure and cheap, and run before any I/O so that bad input never writes anything.
@@ -6,7 +6,9 @@ on. They are pure and cheap, and run before any I/O so that bad input never writ
 
 from __future__ import annotations
 
+import math
 import re
+from datetime import datetime
 
 from kgmem.errors import InvalidInput
 
@@ -44,4 +46,21 @@ def check_limit(value: object, *, low: int = 1, high: int = 100, what: str = "li
         raise InvalidInput(f"{what} must be an integer, got {type(value).__name__}")
     if not low <= value <= high:
         raise InvalidInput(f"{what} must be between {low} and {high}, got {value}")
+    return value
+
+
+def check_unit(value: object, *, what: str) -> float:
+    """A finite number in [0, 1] as a float; bools are refused."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise InvalidInput(f"{what} must be a finite number in [0, 1], got {value!r}")
+    if not 0.0 <= value <= 1.0:
+        raise InvalidInput(f"{what} must be in [0, 1], got {value}")
+    return float(value)
+
+
+def check_aware(value: object, *, what: str) -> datetime:
+    """A timezone-aware datetime, returned as it is."""
+    # records.py promises timezone-aware UTC; naive and aware datetimes cannot be compared.
+    if not isinstance(value, datetime) or value.tzinfo is None or value.utcoffset() is None:
+        raise InvalidInput(f"{what} must be a timezone-aware datetime, got {value!r}")
     return value

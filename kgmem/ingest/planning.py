@@ -29,7 +29,8 @@ from kgmem.ingest.normalize import content_hash, normalize_name
 from kgmem.ingest.plan import plan_writes
 from kgmem.ingest.preparation import Vectors
 from kgmem.ingest.resolution import resolve_entities
-from kgmem.ingest.scoring import TagCandidate, score_candidate, tag_and_capture
+from kgmem.ingest.scoring import score_candidate
+from kgmem.ingest.tagging import TagCandidate, tag_and_capture
 from kgmem.ingest.write_plan import Candidate, WritePlan
 from kgmem.records import ExtractedFact, Turn
 from kgmem.taxonomy import ConflictStrategy

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from kgmem.ingest.scoring import CAPTURE_STABILITY_BOOST, WriteScores
+from kgmem.ingest.scoring import WriteScores
+from kgmem.ingest.tagging import CAPTURE_STABILITY_BOOST
 from kgmem.records import ExtractedFact, WriteReceipt
 from kgmem.taxonomy import DEFAULT_MEMORY_TYPE, classify_kind, parse_enum
 
