@@ -15,15 +15,8 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from kgmem.ingest.boxes import (
-    Box,
-    BoxState,
-    Trace,
-    assign_box,
-    thread_trace,
-    topics_of,
-    trace_overlap,
-)
+from kgmem.ingest.boxes import Box, BoxState, assign_box, topics_of
+from kgmem.ingest.traces import Trace, thread_trace, trace_overlap
 from kgmem.ingest.write_plan import Candidate, WritePlan
 
 

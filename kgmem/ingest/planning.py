@@ -19,7 +19,7 @@ from typing import Any
 from kgmem.graph import index_search, repository
 from kgmem.ingest.batch_dedup import group_batch
 from kgmem.ingest.box_plan import plan_boxes
-from kgmem.ingest.boxes import BoxState, Trace
+from kgmem.ingest.boxes import BoxState
 from kgmem.ingest.emotion import Category as EmotionCategory
 from kgmem.ingest.emotion import Emotion
 from kgmem.ingest.episodes import as_utc
@@ -31,6 +31,7 @@ from kgmem.ingest.preparation import Vectors
 from kgmem.ingest.resolution import resolve_entities
 from kgmem.ingest.scoring import score_candidate
 from kgmem.ingest.tagging import TagCandidate, tag_and_capture
+from kgmem.ingest.traces import Trace
 from kgmem.ingest.write_plan import Candidate, WritePlan
 from kgmem.records import ExtractedFact, Turn
 from kgmem.taxonomy import ConflictStrategy
