@@ -159,14 +159,11 @@ def intake_seconds(trace: dict[str, Any]) -> float:
 
     Intake is the episode writes and the buffer check (the stages of a batch overlap the next
     one's, so wall time minus the stage times no longer isolates it). ``observe`` runs them as
-    single statements, which the tracer files under ``queries``; ``statements`` holds the steps
-    of batched writes, where they are counted too should they ever run there.
+    statements of their own, which the tracer files under ``queries``; ``statements`` holds the
+    steps of batched writes (and, under an earlier tracer, a copy of every single statement
+    too, so adding it would count intake twice).
     """
-    return sum(
-        trace[part].get(q, {}).get("seconds", 0.0)
-        for part in ("queries", "statements")
-        for q in INTAKE_STATEMENTS
-    )
+    return sum(trace["queries"].get(q, {}).get("seconds", 0.0) for q in INTAKE_STATEMENTS)
 
 
 async def _cold_run(km: Kgmem, convs: list[Any]) -> dict[str, float]:
