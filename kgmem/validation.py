@@ -53,31 +53,34 @@ def check_limit(value: object, *, low: int = 1, high: int = 100, what: str = "li
     return value
 
 
-def check_number(name: str, value: float, *, low: float = -math.inf) -> float:
-    """A real number (not NaN, not a bool) at least ``low``, as a float."""
+def check_number(value: object, *, what: str, low: float = -math.inf) -> float:
+    """A real number (not NaN, not a bool) at least ``low``, as a float; infinity passes."""
     if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
-        raise InvalidInput(f"{name} must be a number, got {value!r}")
+        raise InvalidInput(f"{what} must be a number, got {value!r}")
     if value < low:
-        raise InvalidInput(f"{name} must be at least {low}, got {value}")
+        raise InvalidInput(f"{what} must be at least {low}, got {value}")
     return float(value)
 
 
-def check_unit(name: str, value: float) -> float:
-    """A number in [0, 1], as a float."""
-    if check_number(name, value) > 1.0 or value < 0.0:
-        raise InvalidInput(f"{name} must be in [0, 1], got {value}")
+def check_unit(value: object, *, what: str) -> float:
+    """A finite number in [0, 1] as a float; bools are refused."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise InvalidInput(f"{what} must be a finite number in [0, 1], got {value!r}")
+    if not 0.0 <= value <= 1.0:
+        raise InvalidInput(f"{what} must be in [0, 1], got {value}")
     return float(value)
 
 
-def check_count(name: str, value: int) -> int:
-    """A non-negative integer (not a bool)."""
+def check_count(value: object, *, what: str) -> int:
+    """A non-negative integer; bools are refused."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise InvalidInput(f"{name} must be a non-negative integer, got {value!r}")
+        raise InvalidInput(f"{what} must be a non-negative integer, got {value!r}")
     return value
 
 
-def check_aware(name: str, at: object) -> datetime:
-    """A timezone-aware datetime: naive and aware datetimes cannot be compared."""
-    if not isinstance(at, datetime) or at.utcoffset() is None:
-        raise InvalidInput(f"{name} must be a timezone-aware datetime, got {at!r}")
-    return at
+def check_aware(value: object, *, what: str) -> datetime:
+    """A timezone-aware datetime, returned as it is."""
+    # records.py promises timezone-aware UTC; naive and aware datetimes cannot be compared.
+    if not isinstance(value, datetime) or value.tzinfo is None or value.utcoffset() is None:
+        raise InvalidInput(f"{what} must be a timezone-aware datetime, got {value!r}")
+    return value

@@ -1,4 +1,4 @@
-"""Memory boxes and the trace weaver (seed 000) as pure functions over immutable records.
+"""Memory boxes (seed 000) as pure functions over immutable records.
 
 Contract: ``assign_box(state, memory_id, topics, at, new_id=...)`` puts one memory into the open
 box and returns ``(open_box, sealed_box_or_None)``. Before appending, it seals the open box when
@@ -6,16 +6,16 @@ one of seed 000's conditions holds, checked in the seed's order: the topic overl
 box and the memory drops below ``shift_threshold`` (0.35), the gap since the box's last memory
 exceeds ``gap`` (30 minutes), or the box would exceed ``max_memories`` (50); the memory then opens
 a new box. Every memory id lands in exactly one box, and no box ever holds more than
-``max_memories``. ``thread_trace``/``weave_trace`` put a sealed box on the trace whose recurring
-topics it shares (or on a new trace). ``topics_of`` is the cheap, model-free topic extractor
-both feed on: entity names plus the most frequent content keywords. Nothing here reads a clock,
-makes ids by itself or does I/O: the caller passes times and an id factory and stores the result.
+``max_memories``. ``seal_if_idle`` seals an open box idle for longer than the gap. ``topics_of``
+is the cheap, model-free topic extractor boxes and traces (``traces``) feed on: entity names plus
+the most frequent content keywords. Nothing here reads a clock, makes ids by itself or does I/O:
+the caller passes times and an id factory (``checked_id`` refuses a bad id) and stores the result.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -23,13 +23,12 @@ from enum import StrEnum
 from kgmem.errors import InvalidInput
 from kgmem.ingest.linking import content_words
 from kgmem.ingest.normalize import normalize_name
+from kgmem.validation import check_aware
 
 # Seed 000's defaults: boxTopicShiftThreshold, boxTimeGapMs, boxMaxMemories.
 SHIFT_THRESHOLD = 0.35
 BOX_GAP = timedelta(minutes=30)
 MAX_MEMORIES = 50
-# A trace follows a box when at least half of the topics the two share room for recur in it.
-TRACE_MIN_OVERLAP = 0.5
 # topics_of keeps this many keywords besides the entities: enough to tell topics apart, few
 # enough that a box's topic set stays a topic and not a vocabulary.
 MAX_KEYWORDS = 5
@@ -86,24 +85,8 @@ class Box:
         return self.prior_count + len(self.memory_ids)
 
 
-@dataclass(frozen=True)
-class Trace:
-    """A thread of boxes over time; ``topics`` are the ones every box on it shared so far."""
-
-    id: str
-    topics: frozenset[str]
-    box_ids: tuple[str, ...]
-    last_at: datetime
-
-
-def _aware(name: str, at: object) -> datetime:
-    # records.py promises timezone-aware UTC; naive and aware datetimes cannot be compared.
-    if not isinstance(at, datetime) or at.tzinfo is None or at.utcoffset() is None:
-        raise InvalidInput(f"{name} must be a timezone-aware datetime, got {at!r}")
-    return at
-
-
-def _new_id(new_id: Callable[[], str], what: str) -> str:
+def checked_id(new_id: Callable[[], str], what: str) -> str:
+    """An id from the caller's factory, refused unless it is a non-empty string."""
     made = new_id()
     if not isinstance(made, str) or not made:
         raise InvalidInput(f"new_id must return a non-empty string for a new {what}, got {made!r}")
@@ -144,7 +127,7 @@ def seal_reason(
 
 def seal(state: BoxState, at: datetime, reason: SealReason = SealReason.CLOSED) -> Box:
     """The sealed form of ``state`` (for session end or an idle sweep, or after a trigger)."""
-    _aware("at", at)
+    check_aware(at, what="at")
     return Box(
         state.id,
         state.topics,
@@ -184,7 +167,7 @@ def assign_box(
     """
     if not isinstance(memory_id, str) or not memory_id:
         raise InvalidInput(f"memory_id must be a non-empty string, got {memory_id!r}")
-    _aware("at", at)
+    check_aware(at, what="at")
     if not 0.0 <= shift_threshold <= 1.0:
         raise InvalidInput(f"shift_threshold must be in [0, 1], got {shift_threshold!r}")
     if not isinstance(gap, timedelta) or gap <= timedelta(0):
@@ -193,8 +176,8 @@ def assign_box(
         raise InvalidInput(f"max_memories must be a positive integer, got {max_memories!r}")
     topic_set = frozenset(topics)
     if state is None:
-        return _open(memory_id, topic_set, at, _new_id(new_id, "box"), session_id), None
-    _aware("state.last_at", state.last_at)
+        return _open(memory_id, topic_set, at, checked_id(new_id, "box"), session_id), None
+    check_aware(state.last_at, what="state.last_at")
     if memory_id in state.memory_ids:
         return state, None
     reason = seal_reason(
@@ -208,7 +191,7 @@ def assign_box(
     if reason is not None:
         sealed = seal(state, at, reason)
         session = session_id if session_id is not None else state.session_id
-        return _open(memory_id, topic_set, at, _new_id(new_id, "box"), session), sealed
+        return _open(memory_id, topic_set, at, checked_id(new_id, "box"), session), sealed
     grown = replace(
         state,
         topics=state.topics | topic_set,
@@ -222,72 +205,10 @@ def seal_if_idle(
     state: BoxState | None, now: datetime, gap: timedelta = BOX_GAP
 ) -> tuple[BoxState | None, Box | None]:
     """For a scheduler tick: seal the open box once its inactivity exceeds ``gap``."""
-    _aware("now", now)
+    check_aware(now, what="now")
     if state is None or now - state.last_at <= gap:
         return state, None
     return None, seal(state, now, SealReason.TIME_GAP)
-
-
-# --- Trace weaver ------------------------------------------------------------------------------
-
-
-def trace_overlap(box_topics: frozenset[str], trace_topics: frozenset[str]) -> float:
-    """Overlap coefficient of a box's and a trace's topics (the IN_TRACE edge's confidence);
-    unlike ``topic_overlap`` an empty side scores 0: a topicless box joins no thread."""
-    if not box_topics or not trace_topics:
-        return 0.0
-    return len(box_topics & trace_topics) / min(len(box_topics), len(trace_topics))
-
-
-def thread_trace(
-    sealed: Box,
-    traces: Sequence[Trace],
-    *,
-    min_overlap: float = TRACE_MIN_OVERLAP,
-    new_id: Callable[[], str],
-) -> Trace:
-    """The trace ``sealed`` joins, updated to include it, or a new trace holding only it.
-
-    The best-scoring trace with overlap ≥ ``min_overlap`` wins (ties: more shared topics, then
-    the most recent, then the smaller id). Joining narrows the trace's topics to those it shares
-    with the box, so a trace stands for the topics that keep recurring and cannot swell into a
-    catch-all. A box already on a trace returns that trace unchanged (idempotent).
-    """
-    if not 0.0 < min_overlap <= 1.0:
-        raise InvalidInput(f"min_overlap must be in (0, 1], got {min_overlap!r}")
-    for trace in traces:
-        if sealed.id in trace.box_ids:
-            return trace
-    scored = [(trace_overlap(sealed.topics, t.topics), t) for t in traces]
-    matches = [(score, t) for score, t in scored if score >= min_overlap]
-    if not matches:
-        return Trace(_new_id(new_id, "trace"), sealed.topics, (sealed.id,), sealed.last_at)
-    _, best = min(
-        matches,
-        key=lambda m: (
-            -m[0],
-            -len(sealed.topics & m[1].topics),
-            -m[1].last_at.timestamp(),
-            m[1].id,
-        ),
-    )
-    return Trace(
-        best.id,
-        best.topics & sealed.topics,
-        (*best.box_ids, sealed.id),
-        max(best.last_at, sealed.last_at),
-    )
-
-
-def weave_trace(
-    sealed: Box,
-    traces: Sequence[Trace],
-    *,
-    min_overlap: float = TRACE_MIN_OVERLAP,
-    new_id: Callable[[], str],
-) -> str:
-    """The id of the trace ``sealed`` belongs on: an existing one with recurring topics, or new."""
-    return thread_trace(sealed, traces, min_overlap=min_overlap, new_id=new_id).id
 
 
 # --- Topics ------------------------------------------------------------------------------------

@@ -17,9 +17,9 @@ from kgmem.errors import ConcurrentWrite
 from kgmem.graph import repository
 from kgmem.graph.client import Row, Step
 from kgmem.ingest.ingestor import ExtractionReport, Ingestor
-from kgmem.ingest.plan import WritePlan
 from kgmem.ingest.planning import gate_and_plan
 from kgmem.ingest.preparation import Prepared
+from kgmem.ingest.write_plan import WritePlan
 from kgmem.taxonomy import ConflictStrategy
 
 

@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kgmem.ingest.classification import KIN_GENDER
 from kgmem.ingest.emotion import detect_emotion
-from kgmem.ingest.rewrite import KIN_GENDER, speaker_label, third_person
+from kgmem.ingest.rewrite import speaker_label, third_person
 from kgmem.ml.nlp import LABEL_TO_TYPE
 from kgmem.records import Turn
 

@@ -20,7 +20,8 @@ from kgmem.ingest.buffer import DEFAULT_MAX_AGE, DEFAULT_MAX_TURNS
 from kgmem.ingest.episodes import as_utc, check_turn, episode_properties
 from kgmem.ingest.extraction import extract_pending
 from kgmem.ingest.ingestor import ExtractionReport, Ingestor
-from kgmem.ingest.signals import SignalLevel, scan
+from kgmem.ingest.scanner import scan
+from kgmem.ingest.signals import SignalLevel
 from kgmem.records import Turn
 from kgmem.taxonomy import ConflictStrategy
 from kgmem.validation import check_namespace

@@ -8,7 +8,7 @@ batch (coreference-lite), splits on "and"/";" into atomic facts, rewrites first 
 into third person with the speakers' names (``rewrite.third_person``), appends ISO dates to
 relative ones against the *turn's* timestamp, sets ``valid_from`` and the foresight
 ``valid_until``, and attaches a category with a base confidence (seed 004's observer table, boosted
-by the rule in ``rewrite.confidence``), an emotion reading, entity mentions and typed entity
+by the rule in ``classification.confidence``), an emotion reading, entity mentions and typed entity
 relations found by dependency patterns. Names, numbers and dates of the source are never dropped.
 The sentence stages live beside it: ``coreference`` (who a token names), ``sentences`` (filler,
 atomic splitting, rendering) and ``relation_patterns`` (typed relations); this module assembles
@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kgmem.errors import InvalidInput
+from kgmem.ingest.classification import classify, confidence, is_hedged
 from kgmem.ingest.coreference import (
     Antecedent,
     CorefState,
@@ -32,11 +33,13 @@ from kgmem.ingest.coreference import (
     turn_context,
 )
 from kgmem.ingest.emotion import detect_emotion
+from kgmem.ingest.gazetteer import MAX_ENTITIES
 from kgmem.ingest.observer import CONVERSATIONAL_ROLES
 from kgmem.ingest.relation_patterns import KIN_TYPES, sentence_relations
-from kgmem.ingest.rewrite import classify, confidence, has_first_person, is_hedged, third_person
+from kgmem.ingest.rewrite import has_first_person, third_person
+from kgmem.ingest.scanner import scan
 from kgmem.ingest.sentences import Piece, is_filler, render, split_atomic
-from kgmem.ingest.signals import MAX_ENTITIES, SignalKind, scan
+from kgmem.ingest.signals import SignalKind
 from kgmem.ingest.temporal import foresight, rewrite_relative, valid_from
 from kgmem.ml.nlp import LABEL_TO_TYPE
 from kgmem.records import EntityMention, ExtractedFact, RelationMention, Turn

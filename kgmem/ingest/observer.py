@@ -180,7 +180,7 @@ def emoji_count(text: str) -> int:
 
 
 def apply_filters(text: str, role: str, density: float, *, salient: bool = False) -> FilterVerdict:
-    """Run every layer given a precomputed information density; used by ``signals.scan``.
+    """Run every layer given a precomputed information density; used by ``scanner.scan``.
 
     ``salient`` (a HIGH signal, or one seed 004 itself classifies) lifts only the density gate:
     seed 000 extracts a HIGH turn at once, and "I prefer tea" has density 1 yet is exactly what
@@ -219,8 +219,8 @@ def apply_filters(text: str, role: str, density: float, *, salient: bool = False
 
 def observe_filter(text: str, role: str = "user") -> FilterVerdict:
     """Seed 004's observer filter for one turn (computes the signal scan for density)."""
-    # Imported here because signals builds its SignalScan from apply_filters above; a top-level
-    # import in both directions would make the two modules' import order matter.
-    from kgmem.ingest.signals import scan
+    # Imported here because the scanner builds its SignalScan from apply_filters above; a
+    # top-level import in both directions would make the two modules' import order matter.
+    from kgmem.ingest.scanner import scan
 
     return scan(text, role).verdict

@@ -18,17 +18,21 @@ from typing import Any
 
 from kgmem.graph import index_search, repository
 from kgmem.ingest.batch_dedup import group_batch
-from kgmem.ingest.boxes import BoxState, Trace
+from kgmem.ingest.box_plan import plan_boxes
+from kgmem.ingest.boxes import BoxState
 from kgmem.ingest.emotion import Category as EmotionCategory
 from kgmem.ingest.emotion import Emotion
 from kgmem.ingest.episodes import as_utc
 from kgmem.ingest.gate import Neighbour, decide
 from kgmem.ingest.ingestor import ExtractionReport, Ingestor
 from kgmem.ingest.normalize import content_hash, normalize_name
-from kgmem.ingest.plan import Candidate, WritePlan, plan_boxes, plan_writes
+from kgmem.ingest.plan import plan_writes
 from kgmem.ingest.preparation import Vectors
 from kgmem.ingest.resolution import resolve_entities
-from kgmem.ingest.scoring import TagCandidate, score_candidate, tag_and_capture
+from kgmem.ingest.scoring import score_candidate
+from kgmem.ingest.tagging import TagCandidate, tag_and_capture
+from kgmem.ingest.traces import Trace
+from kgmem.ingest.write_plan import Candidate, WritePlan
 from kgmem.records import ExtractedFact, Turn
 from kgmem.taxonomy import ConflictStrategy
 

@@ -21,7 +21,7 @@ from kgmem.ingest.ingestor import ExtractionReport, Ingestor
 from kgmem.ingest.llm_extractor import extract_with_llm
 from kgmem.ingest.local_extractor import extract_local
 from kgmem.ingest.normalize import normalize_name
-from kgmem.ingest.signals import scan
+from kgmem.ingest.scanner import scan
 from kgmem.records import ExtractedFact, Turn
 
 log = logging.getLogger("kgmem.ingest")

@@ -27,7 +27,7 @@ from kgmem.taxonomy import RelationType
 
 R = RelationType
 # Kin and social nouns → (relation from the possessor to the named person, relation from the named
-# person to the possessor); at most one is set. Their genders are in rewrite.KIN_GENDER.
+# person to the possessor); at most one is set. Their genders are in classification.KIN_GENDER.
 _KIN: dict[str, tuple[RelationType | None, RelationType | None]] = {
     word: (fwd, rev)
     for words, fwd, rev in (

@@ -16,7 +16,7 @@ from kgmem.graph import repository
 from kgmem.ingest.entities import KnownEntity, resolve_mentions
 from kgmem.ingest.ingestor import Ingestor
 from kgmem.ingest.normalize import normalize_name
-from kgmem.ingest.plan import Candidate
+from kgmem.ingest.write_plan import Candidate
 
 
 async def resolve_entities(

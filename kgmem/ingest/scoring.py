@@ -9,9 +9,7 @@ it. ``novelty_from_similarity`` is seed 004's prediction error (1 − closest co
 confidence at seed 000's 0.40 (speculative) and seed 004's 0.70 (injection gate), and
 ``source_trust`` is seed 001's human 1.0 / agent 0.7 / ingest 0.5. ``score_candidate`` combines
 them into one ``WriteScores``, applying seed 004's flashbulb rule (arousal ≥ 0.8 → pinned,
-importance ≥ 0.9, stability ×1.5). ``tag_and_capture`` is seed 004's synaptic tagging and
-capture: weak memories get a 4-hour tag, a strong memory in the same session captures the live
-tags (their memories get stability ×1.3), expired tags are dropped.
+importance ≥ 0.9, stability ×1.5). Synaptic tagging and capture live in ``tagging``.
 """
 
 from __future__ import annotations
@@ -19,11 +17,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
-from typing import NamedTuple
 
 from kgmem.errors import InvalidInput
 from kgmem.ingest.emotion import FLASHBULB_AROUSAL, Emotion, apply_flashbulb
+from kgmem.validation import check_unit
 
 # --- Importance (seed 004, "4-channel importance") ---------------------------------------------
 
@@ -82,32 +79,9 @@ _SOURCE_ALIASES: dict[str, str] = {
 # A source nobody named is trusted no more than bulk ingest.
 UNKNOWN_SOURCE_TRUST = SOURCE_TRUST["ingest"]
 
-# --- Synaptic tagging and capture (seed 004) ---------------------------------------------------
-
-TAG_BELOW = 0.5  # importance < 0.5 is "weak": it gets a tag
-CAPTURE_FROM = 0.7  # importance ≥ 0.7 is "strong": it captures live tags in its session
-TAG_TTL = timedelta(hours=4)
-CAPTURE_STABILITY_BOOST = 1.3
-
-
-def _unit(name: str, value: float) -> float:
-    """``value`` as a float in [0, 1], or InvalidInput naming ``name``."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise InvalidInput(f"{name} must be a finite number in [0, 1], got {value!r}")
-    if not 0.0 <= value <= 1.0:
-        raise InvalidInput(f"{name} must be in [0, 1], got {value}")
-    return float(value)
-
 
 def _clamp01(value: float) -> float:
     return min(1.0, max(0.0, value))
-
-
-def _aware(name: str, at: object) -> datetime:
-    # records.py promises timezone-aware UTC; naive and aware datetimes cannot be compared.
-    if not isinstance(at, datetime) or at.tzinfo is None or at.utcoffset() is None:
-        raise InvalidInput(f"{name} must be a timezone-aware datetime, got {at!r}")
-    return at
 
 
 def importance(
@@ -120,10 +94,10 @@ def importance(
 ) -> float:
     """Seed 004's weighted channel sum times the encoding boost, clamped to [0, 1]."""
     composite = (
-        _unit("novelty", novelty) * NOVELTY_WEIGHT
-        + _unit("arousal", arousal) * AROUSAL_WEIGHT
-        + _unit("reward", reward) * REWARD_WEIGHT
-        + _unit("attention", attention) * ATTENTION_WEIGHT
+        check_unit(novelty, what="novelty") * NOVELTY_WEIGHT
+        + check_unit(arousal, what="arousal") * AROUSAL_WEIGHT
+        + check_unit(reward, what="reward") * REWARD_WEIGHT
+        + check_unit(attention, what="attention") * ATTENTION_WEIGHT
     )
     if (
         isinstance(encoding_boost, bool)
@@ -139,7 +113,7 @@ def importance(
 
 def priority(importance: float) -> str:
     """Seed 004's priority level of an importance: critical, high, normal or low."""
-    value = _unit("importance", importance)
+    value = check_unit(importance, what="importance")
     return next((name for floor, name in PRIORITY_LEVELS if value >= floor), "low")
 
 
@@ -173,12 +147,14 @@ def surprise(neighbour_similarities: Sequence[float], k: int = SURPRISE_K) -> fl
 
 def surprise_adjustment(surprise_score: float, max_boost: float = SURPRISE_MAX_BOOST) -> float:
     """Seed 001's importance nudge: +0.3 for a fully novel memory, −0.3 for a duplicate."""
-    return _unit("max_boost", max_boost) * (2.0 * _unit("surprise", surprise_score) - 1.0)
+    return check_unit(max_boost, what="max_boost") * (
+        2.0 * check_unit(surprise_score, what="surprise") - 1.0
+    )
 
 
 def confidence_tier(conf: float) -> str:
     """``speculative`` below 0.40 (seed 000), ``tentative`` below 0.70, else ``confident``."""
-    value = _unit("confidence", conf)
+    value = check_unit(conf, what="confidence")
     if value < SPECULATIVE_BELOW:
         return "speculative"
     return "tentative" if value < CONFIDENT_FROM else "confident"
@@ -259,7 +235,7 @@ def score_candidate(
     final = apply_flashbulb(
         _clamp01(base + surprise_adjustment(surprise_score, surprise_boost)), emo
     )
-    conf = _unit("confidence", confidence)
+    conf = check_unit(confidence, what="confidence")
     return WriteScores(
         importance=final,
         base_importance=base,
@@ -273,70 +249,3 @@ def score_candidate(
         stability_multiplier=emo.stability_multiplier,
         source_trust=source_trust(source),
     )
-
-
-# --- Synaptic tagging and capture --------------------------------------------------------------
-
-
-class TagCandidate(NamedTuple):
-    """The memory just stored, as tagging sees it; a plain 4-tuple works as well."""
-
-    memory_id: str
-    importance: float
-    session_id: str | None
-    at: datetime
-
-
-@dataclass(frozen=True)
-class SynapticTag:
-    """Seed 004's tag on a weak memory: capturable by a strong one in its session until expiry."""
-
-    memory_id: str
-    session_id: str
-    tagged_at: datetime
-    ttl: timedelta = TAG_TTL
-    captured: bool = False  # true once stabilised by a strong event; never captured twice
-
-    @property
-    def expires_at(self) -> datetime:
-        return self.tagged_at + self.ttl
-
-    def live_at(self, at: datetime) -> bool:
-        """Within the TTL: tagged at or before ``at`` and expiring strictly after it."""
-        return self.tagged_at <= at < self.expires_at
-
-
-def tag_and_capture(
-    new: tuple[str, float, str | None, datetime],
-    open_tags: Sequence[SynapticTag],
-    ttl: timedelta = TAG_TTL,
-) -> tuple[tuple[SynapticTag, ...], tuple[str, ...]]:
-    """Apply seed 004's tagging and capture for one newly stored memory.
-
-    Returns ``(tags_after, captured_ids)``. Tags that have expired at ``new.at`` are dropped. If
-    the new memory is strong (importance ≥ 0.7) and has a session, every live, uncaptured tag of
-    that session is captured: its memory id is returned (the caller multiplies that memory's
-    stability by ``CAPTURE_STABILITY_BOOST``) and the tag stays, marked captured, until it expires.
-    If the new memory is weak (< 0.5) and has a session, it gets a fresh tag (replacing any older
-    tag on the same memory). A memory without a session neither tags nor captures: "the same
-    session" cannot hold for it. Tags dated after ``new.at`` (out-of-order writes) are kept but
-    not captured, since the strong event did not come after them.
-    """
-    memory_id, strength, session_id, at = new
-    if not isinstance(memory_id, str) or not memory_id:
-        raise InvalidInput(f"memory_id must be a non-empty string, got {memory_id!r}")
-    strength = _unit("importance", strength)
-    _aware("at", at)
-    if not isinstance(ttl, timedelta) or ttl <= timedelta(0):
-        raise InvalidInput(f"ttl must be a positive timedelta, got {ttl!r}")
-    kept = [tag for tag in open_tags if at < _aware("tagged_at", tag.tagged_at) + tag.ttl]
-    captured: list[str] = []
-    if session_id is not None and strength >= CAPTURE_FROM:
-        for i, tag in enumerate(kept):
-            if not tag.captured and tag.session_id == session_id and tag.live_at(at):
-                kept[i] = replace(tag, captured=True)
-                captured.append(tag.memory_id)
-    if session_id is not None and strength < TAG_BELOW:
-        kept = [tag for tag in kept if tag.memory_id != memory_id]
-        kept.append(SynapticTag(memory_id, session_id, at, ttl))
-    return tuple(kept), tuple(dict.fromkeys(captured))

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from kgmem.ingest.classification import CLASSIFIED_KINDS
 from kgmem.ingest.coreference import (
     FILLER_WORDS,
     NOMINAL,
@@ -24,7 +25,7 @@ from kgmem.ingest.coreference import (
     same_person,
     word_set,
 )
-from kgmem.ingest.rewrite import CLASSIFIED_KINDS, FIRST_PERSON
+from kgmem.ingest.rewrite import FIRST_PERSON
 from kgmem.ingest.signals import SignalLevel, SignalScan
 
 _FINITE = frozenset({"VBZ", "VBP", "VBD", "MD"})

@@ -67,7 +67,7 @@ _DAY_S = 86_400.0
 def days_between(start: datetime, end: datetime) -> float:
     """Days from ``start`` to ``end``, never negative: a timestamp ahead of ``end`` (clock skew
     between writers) counts as no time, so it can never raise retention above 1."""
-    seconds = (check_aware("end", end) - check_aware("start", start)).total_seconds()
+    seconds = (check_aware(end, what="end") - check_aware(start, what="start")).total_seconds()
     return max(0.0, seconds / _DAY_S)
 
 
@@ -103,8 +103,8 @@ def effective_stability(
     """
     cat = parse_enum(Category, category, "category")
     tier_ = parse_enum(Tier, tier, "tier")
-    count = check_count("access_count", access_count)
-    mult = check_number("stability_multiplier", stability_multiplier)
+    count = check_count(access_count, what="access_count")
+    mult = check_number(stability_multiplier, what="stability_multiplier")
     if not mult > 0.0:
         raise InvalidInput(f"stability_multiplier must be positive, got {mult}")
     decay = TIER_DECAY_MULTIPLIER[tier_]
@@ -119,8 +119,9 @@ def effective_stability(
 
 
 def _curve_args(t_days: float, stability_days: float) -> tuple[float, float]:
-    t = max(0.0, check_number("t_days", t_days))  # negative elapsed time = clock skew = no time
-    s = check_number("stability_days", stability_days)
+    # negative elapsed time = clock skew = no time
+    t = max(0.0, check_number(t_days, what="t_days"))
+    s = check_number(stability_days, what="stability_days")
     if not s > 0.0:
         raise InvalidInput(f"stability_days must be positive, got {s}")
     return t, s
@@ -166,11 +167,11 @@ def regularise_retention(
     make retention rise with time. Seed 001's access reinforcement (log-scaled, capped) is
     already kgmem's ln(1 + access_count) stability factor, so it is not added a second time.
     """
-    r = check_unit("retention", retention)
+    r = check_unit(retention, what="retention")
     if mode == "l2":
         return r
     if mode == "huber":
-        delta = check_number("huber_delta", huber_delta)
+        delta = check_number(huber_delta, what="huber_delta")
         if not delta > 0.0:
             raise InvalidInput(f"huber_delta must be positive, got {delta}")
         if r == 0.0:
@@ -180,7 +181,7 @@ def regularise_retention(
         robust = loss if loss <= d2 else 2.0 * delta * math.sqrt(loss) - d2
         return min(1.0, math.exp(-robust))
     if mode == "elastic":
-        tau = check_number("elastic_threshold", elastic_threshold)
+        tau = check_number(elastic_threshold, what="elastic_threshold")
         if not 0.0 <= tau < 1.0:
             raise InvalidInput(f"elastic_threshold must be in [0, 1), got {tau}")
         return max(0.0, r - tau) / (1.0 - tau)
@@ -210,13 +211,13 @@ class RetentionInput:
 def elapsed_days(memory: RetentionInput, now: datetime) -> float:
     """Days of decay since the last access (or creation); a dormant memory's clock stopped when it
     froze, so later time does not count (seed 004: dormant = frozen)."""
-    anchor = check_aware("created_at", memory.created_at)
+    anchor = check_aware(memory.created_at, what="created_at")
     if memory.last_accessed is not None:  # the later one: bad data must not add decay
-        anchor = max(anchor, check_aware("last_accessed", memory.last_accessed))
-    end = check_aware("now", now)
+        anchor = max(anchor, check_aware(memory.last_accessed, what="last_accessed"))
+    end = check_aware(now, what="now")
     if parse_enum(Tier, memory.tier, "tier") is Tier.DORMANT:
-        frozen = anchor if memory.frozen_at is None else check_aware("frozen_at", memory.frozen_at)
-        end = min(end, frozen)
+        frozen = memory.frozen_at
+        end = min(end, anchor if frozen is None else check_aware(frozen, what="frozen_at"))
     return days_between(anchor, end)
 
 
@@ -291,11 +292,11 @@ def state_for(
     ``category``, seed 004's minimum retention keeps a memory younger than
     ``MIN_RETENTION_DAYS[category]`` from being archived or deleted (it may still go stale).
     """
-    r = check_unit("retention", retention)
-    stale_days = check_number("days_stale", days_stale, low=0.0)
+    r = check_unit(retention, what="retention")
+    stale_days = check_number(days_stale, what="days_stale", low=0.0)
     current = parse_enum(Status, status, "status")
     cat = None if category is None else parse_enum(Category, category, "category")
-    age = None if age_days is None else check_number("age_days", age_days, low=0.0)
+    age = None if age_days is None else check_number(age_days, what="age_days", low=0.0)
     if current not in DECAY_CHAIN or current is Status.DELETED:
         return current
     if pinned or immutable or (cat is not None and cat in protected):

@@ -40,10 +40,10 @@ class DualStrength:
     retrieval: float = 1.0
 
     def __post_init__(self) -> None:
-        storage = check_number("storage", self.storage)
+        storage = check_number(self.storage, what="storage")
         if not STORAGE_MIN <= storage <= STORAGE_MAX:
             raise InvalidInput(f"storage must be in [1, 10], got {storage}")
-        check_unit("retrieval", self.retrieval)
+        check_unit(self.retrieval, what="retrieval")
 
 
 def retrieval_at(
@@ -93,7 +93,7 @@ REHEARSE_BELOW = 0.3
 
 
 def _multiplier(value: float) -> float:
-    mult = check_number("stability_multiplier", value)
+    mult = check_number(value, what="stability_multiplier")
     if not 0.0 < mult < math.inf:
         raise InvalidInput(f"stability_multiplier must be positive and finite, got {mult}")
     return mult
@@ -103,7 +103,7 @@ def boost(stability_multiplier: float, factor: float) -> float:
     """``stability_multiplier × factor`` (factor ≥ 1), capped at MAX_STABILITY_MULTIPLIER but
     never below where it started (a multiplier already above the cap stays put)."""
     mult = _multiplier(stability_multiplier)
-    if not 1.0 <= check_number("factor", factor) < math.inf:
+    if not 1.0 <= check_number(factor, what="factor") < math.inf:
         raise InvalidInput(f"a stability boost factor must be at least 1, got {factor}")
     return max(mult, min(MAX_STABILITY_MULTIPLIER, mult * factor))
 
@@ -119,8 +119,8 @@ def after_access(
     this access. Never lowers the multiplier; bounded by MAX_STABILITY_MULTIPLIER.
     """
     mult = _multiplier(stability_multiplier)
-    count = check_count("access_count", access_count)
-    r = check_unit("retention_at_access", retention_at_access)
+    count = check_count(access_count, what="access_count")
+    r = check_unit(retention_at_access, what="retention_at_access")
     relative = mult * (1.0 + 0.5 * math.log1p(count))
     growth = (
         ACCESS_GAIN
@@ -142,7 +142,7 @@ def coactivation_boost(stability_multiplier: float) -> float:
 
 def needs_rehearsal(retention: float) -> bool:
     """Seed 004's testing-effect target: FSRS retention below 0.3."""
-    return check_unit("retention", retention) < REHEARSE_BELOW
+    return check_unit(retention, what="retention") < REHEARSE_BELOW
 
 
 def rehearse(stability_multiplier: float) -> float:
@@ -160,8 +160,8 @@ UTILITY_ALPHA = 0.1
 def utility_drift(utility: float, days: float) -> float:
     """Seed 004's u + 0.01·days·(0.5 − u), with the step capped at the whole gap: after 100+
     unused days the formula would overshoot 0.5, and a prior is where drift stops, not a pivot."""
-    u = check_unit("utility", utility)
-    step = min(1.0, UTILITY_DRIFT_PER_DAY * check_number("days", days, low=0.0))
+    u = check_unit(utility, what="utility")
+    step = min(1.0, UTILITY_DRIFT_PER_DAY * check_number(days, what="days", low=0.0))
     drifted = u + step * (UTILITY_PRIOR - u)
     # rounding must not carry u across the prior either
     return min(drifted, UTILITY_PRIOR) if u <= UTILITY_PRIOR else max(drifted, UTILITY_PRIOR)
@@ -170,7 +170,7 @@ def utility_drift(utility: float, days: float) -> float:
 def utility_update(utility: float, success: bool, alpha: float = UTILITY_ALPHA) -> float:
     """Seed 004's u + α(target − u), target 1 on success and 0 on failure (α = 0.1: one bad
     session does not sink a useful memory)."""
-    u = check_unit("utility", utility)
-    a = check_unit("alpha", alpha)
+    u = check_unit(utility, what="utility")
+    a = check_unit(alpha, what="alpha")
     target = 1.0 if success else 0.0
     return min(1.0, max(0.0, u + a * (target - u)))

@@ -17,16 +17,13 @@ from kgmem.ingest.boxes import (
     Box,
     BoxState,
     SealReason,
-    Trace,
     assign_box,
     seal,
     seal_if_idle,
-    thread_trace,
     topic_overlap,
     topics_of,
-    trace_overlap,
-    weave_trace,
 )
+from kgmem.ingest.traces import Trace, thread_trace, trace_overlap, weave_trace
 
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
 

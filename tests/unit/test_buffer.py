@@ -20,7 +20,8 @@ from kgmem.ingest.buffer import (
     flush_due,
     push,
 )
-from kgmem.ingest.signals import SignalLevel, scan
+from kgmem.ingest.scanner import scan
+from kgmem.ingest.signals import SignalLevel
 from kgmem.records import Turn
 
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)

@@ -14,10 +14,6 @@ from hypothesis import strategies as st
 from kgmem.errors import InvalidInput
 from kgmem.ingest.emotion import Emotion
 from kgmem.ingest.scoring import (
-    CAPTURE_STABILITY_BOOST,
-    TAG_TTL,
-    SynapticTag,
-    TagCandidate,
     WriteScores,
     confidence_tier,
     flashbulb,
@@ -28,6 +24,12 @@ from kgmem.ingest.scoring import (
     source_trust,
     surprise,
     surprise_adjustment,
+)
+from kgmem.ingest.tagging import (
+    CAPTURE_STABILITY_BOOST,
+    TAG_TTL,
+    SynapticTag,
+    TagCandidate,
     tag_and_capture,
 )
 

@@ -9,13 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgmem.errors import InvalidInput
-from kgmem.ingest.signals import (
-    BASE_CONFIDENCE,
-    SignalKind,
-    SignalLevel,
-    SignalScan,
-    scan,
-)
+from kgmem.ingest.scanner import scan
+from kgmem.ingest.signals import BASE_CONFIDENCE, SignalKind, SignalLevel, SignalScan
 
 K, LV = SignalKind, SignalLevel
 

@@ -1,0 +1,57 @@
+"""The local Neo4j server's CPU time, for the benchmarks that charge the server's work.
+
+``server_cpu(km)`` is the CPU seconds (user + system) used so far by the process group of the
+Neo4j that ``km``'s local stack launched (its pid is in the home's ``server.json``), read from
+/proc in 10 ms ticks; it scans every process, so call it around a run, not per statement.
+``server_cpu_reader(km)`` finds the group's processes once and returns a cheap reader for
+per-statement use (``trace.Tracer``). Linux only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from kgmem.service import Kgmem
+
+
+def server_cpu(km: Kgmem) -> float:
+    """CPU seconds (user + system) used so far by the local Neo4j's process group."""
+    info = json.loads((km.settings.home / "server.json").read_text(encoding="utf-8"))
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text(encoding="ascii").rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == info["pid"]:  # field 5 of stat: the process group
+            total += int(fields[11]) + int(fields[12])  # fields 14, 15: utime, stime
+    return total / tick
+
+
+def server_cpu_reader(km: Kgmem) -> Callable[[], float]:
+    """``server_cpu`` for per-statement use: the process group's pids are found once, so each
+    reading is a few small reads of /proc rather than a scan of every process."""
+    info = json.loads((km.settings.home / "server.json").read_text(encoding="utf-8"))
+    tick = os.sysconf("SC_CLK_TCK")
+    stats = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text(encoding="ascii").rsplit(")", 1)[1].split()[2]) == info["pid"]:
+                stats.append(stat)
+        except OSError:
+            continue
+
+    def read() -> float:
+        total = 0
+        for stat in stats:
+            with contextlib.suppress(OSError):
+                fields = stat.read_text(encoding="ascii").rsplit(")", 1)[1].split()
+                total += int(fields[11]) + int(fields[12])
+        return total / tick
+
+    return read

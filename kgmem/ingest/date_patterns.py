@@ -1,0 +1,203 @@
+"""Date expressions (seed 004, Formation): the pattern table and its calendar arithmetic.
+
+``DATE_PATTERNS`` is the table ``temporal.find_dates`` runs: each row is a compiled,
+case-insensitive pattern, a resolver that maps a match and the reference day to the first day of
+the period it names with the period's granularity (or None when the match names no date, e.g.
+the verb "may"), and whether the expression is relative to the reference (None: it depends on
+the match). Covered: day words (yesterday, bugün), "N units ago / in N units / N units from
+now", "last/this/next week|weekend|month|year", "last/next <weekday>", "the week before <date> /
+before last", month names with a preposition, bare years that are not amounts, and explicit
+dates. ``month_shift`` moves a date to the 1st of the month ``n`` months away. Pure, standard
+library only; patterns are compiled once at import.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import date, timedelta
+from functools import partial
+from typing import Literal
+
+Granularity = Literal["day", "week", "month", "year"]
+Resolved = tuple[date, Granularity] | None
+
+
+def _week_start(d: date) -> date:
+    return d - timedelta(days=d.weekday())
+
+
+def month_shift(d: date, n: int) -> date:
+    idx = d.year * 12 + d.month - 1 + n
+    return date(idx // 12, idx % 12 + 1, 1)
+
+
+def _shift(ref: date, unit: str, n: int) -> Resolved:
+    """``n`` units from ``ref`` (negative = past), at the unit's own granularity."""
+    if unit == "day":
+        return ref + timedelta(days=n), "day"
+    if unit == "week":
+        return _week_start(ref + timedelta(weeks=n)), "week"
+    if unit == "weekend":  # the Saturday, a day: "this weekend" is the Saturday of ref's ISO week
+        return _week_start(ref) + timedelta(days=5 + 7 * n), "day"
+    if unit == "month":
+        return month_shift(ref, n), "month"
+    return date(ref.year + n, 1, 1), "year"
+
+
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_MONTH_NAMES = (  # full names and abbreviations, in calendar order
+    "january jan|february feb|march mar|april apr|may|june jun|july jul|august aug"
+    "|september sept sep|october oct|november nov|december dec"
+)
+_MONTHS = {name: i + 1 for i, names in enumerate(_MONTH_NAMES.split("|")) for name in names.split()}
+_DIGIT_WORDS = "zero one two three four five six seven eight nine"
+_NUMBERS = {word: i for i, word in enumerate(_DIGIT_WORDS.split())}
+_NUMBERS |= {"ten": 10, "eleven": 11, "twelve": 12, "a": 1, "an": 1, "several": 3}
+_NUMBERS |= {"a couple of": 2, "couple of": 2, "a few": 3, "few": 3}
+_NUM = (
+    r"(?P<n>\d{1,3}|a\s+couple\s+of|couple\s+of|a\s+few|few|several|"
+    + "|".join(sorted((k for k in _NUMBERS if " " not in k), key=len, reverse=True))
+    + ")"
+)
+_UNIT = r"(?P<unit>day|week|month|year)s?"
+_MON = "(?P<mon>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_FULLMON = "(?P<mon>" + "|".join(k for k in _MONTHS if len(k) > 3 or k == "may") + ")"
+_WD = "(?P<wd>" + "|".join(_WEEKDAYS) + ")"
+_THIS = r"this(?:\s+(?:past|coming))?"
+# fmt: off
+_STEP = {"last": -1, "past": -1, "previous": -1, "this past": -1, "this": 0,
+         "next": 1, "coming": 1, "upcoming": 1, "this coming": 1}
+_DAY_WORDS = {"the day before yesterday": -2, "yesterday": -1, "last night": -1, "today": 0,
+              "tonight": 0, "this morning": 0, "this afternoon": 0, "this evening": 0,
+              "tomorrow": 1, "the day after tomorrow": 2,
+              "dün": -1, "bugün": 0, "yarın": 1}  # seed 004: "bugün→today, yarın→tomorrow, dün→…"
+# fmt: on
+
+# Explicit dates as (pattern, granularity); reused, ungrouped, as anchors of "the week before X".
+_EXPLICIT: tuple[tuple[str, Granularity], ...] = (
+    (r"(?P<y>\d{4})[-/](?P<m>\d{1,2})[-/](?P<d>\d{1,2})(?!\d)", "day"),
+    (
+        r"(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MON + r"(?:,?\s+(?P<y>\d{4}))?(?![\w-])",
+        "day",
+    ),
+    (_MON + r"\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?(?![\d:\w])(?:,?\s+(?P<y>\d{4})(?!\d))?", "day"),
+    (_MON + r",?\s+(?P<y>\d{4})(?![\w-])", "month"),
+    (r"(?P<y>\d{4})-(?P<m>0[1-9]|1[0-2])(?![\d-])", "month"),
+)
+_ANCHOR = "(?:" + "|".join(re.sub(r"\?P<\w+>", "?:", p) for p, _ in _EXPLICIT) + ")"
+
+
+def _explicit(m: re.Match[str], ref: date, gran: Granularity) -> Resolved:
+    groups = m.groupdict()
+    if groups.get("mon") == "may":  # lowercase "may" is almost always the verb ("5 may be enough")
+        return None
+    year = int(groups["y"]) if groups.get("y") else ref.year  # no year: the turn's own year
+    month = _MONTHS[groups["mon"].lower()] if groups.get("mon") else int(groups["m"])
+    return date(year, month, int(groups["d"]) if groups.get("d") else 1), gran
+
+
+def _parse_anchor(text: str, ref: date) -> date | None:
+    for pattern, gran in _EXPLICIT_RE:
+        m = pattern.fullmatch(text)
+        if m and (hit := _explicit(m, ref, gran)):
+            return hit[0]
+    return None
+
+
+def _weekday(m: re.Match[str], ref: date) -> Resolved:
+    wd, step = _WEEKDAYS.index(m["wd"].lower()), _STEP[" ".join(m["rel"].lower().split())]
+    if step < 0:  # the most recent one strictly before ref ("last Tuesday" on Mon 8 May → 2 May)
+        return ref - timedelta(days=(ref.weekday() - wd) % 7 or 7), "day"
+    if step > 0:  # the first one strictly after ref
+        return ref + timedelta(days=(wd - ref.weekday()) % 7 or 7), "day"
+    return _week_start(ref) + timedelta(days=wd), "day"
+
+
+def _before_after(m: re.Match[str], ref: date) -> Resolved:
+    unit, sign = m["unit"].lower(), (-1 if m["dir"].lower() == "before" else 1)
+    if m["anchor"]:
+        anchor = _parse_anchor(m["anchor"], ref)
+        if anchor is None:
+            return None
+    elif sign > 0:  # an unanchored "the day after" is narrative, not relative to the turn
+        return None
+    else:
+        anchor = ref
+    n = 2 * sign if m["last"] else sign  # "the week before last" is two weeks back
+    if unit == "weekend" and sign > 0 and anchor.weekday() >= 5:
+        n += 1  # the weekend after a Saturday or Sunday is the following one
+    return _shift(anchor, unit, n)
+
+
+def _month_name(m: re.Match[str], ref: date) -> Resolved:
+    if m["mon"] == "may":
+        return None
+    month, pre = _MONTHS[m["mon"].lower()], m["pre"].lower()
+    year = ref.year
+    if pre == "last" and month >= ref.month:
+        year -= 1
+    elif pre == "next" and month <= ref.month:
+        year += 1
+    return date(year, month, 1), "month"
+
+
+def _count(word: str) -> int:
+    word = " ".join(word.lower().split())
+    return _NUMBERS[word] if word in _NUMBERS else int(word)
+
+
+Resolver = Callable[[re.Match[str], date], Resolved]
+# (pattern, resolver, relative): relative is None when it depends on the match (find_dates).
+_PATTERNS: tuple[tuple[str, Resolver, bool | None], ...] = (
+    (
+        r"\b(?:" + "|".join(p.replace(" ", r"\s+") for p in _DAY_WORDS) + r")\b",
+        lambda m, r: (r + timedelta(days=_DAY_WORDS[" ".join(m[0].lower().split())]), "day"),
+        True,
+    ),
+    (
+        rf"\b{_NUM}\s+{_UNIT}\s+(?:ago|back|before\s+now)\b",
+        lambda m, r: _shift(r, m["unit"].lower(), -_count(m["n"])),
+        True,
+    ),
+    (
+        rf"\b(?:in|within)\s+{_NUM}\s+{_UNIT}\b(?!\s+ago)",
+        lambda m, r: _shift(r, m["unit"].lower(), _count(m["n"])),
+        True,
+    ),
+    (
+        rf"\b{_NUM}\s+{_UNIT}\s+from\s+now\b",
+        lambda m, r: _shift(r, m["unit"].lower(), _count(m["n"])),
+        True,
+    ),
+    (
+        rf"\b(?P<rel>{_THIS}|last|past|previous|next|coming|upcoming)\s+"
+        r"(?P<unit>week|weekend|month|year)\b",
+        lambda m, r: _shift(r, m["unit"].lower(), _STEP[" ".join(m["rel"].lower().split())]),
+        True,
+    ),
+    (rf"\b(?P<rel>{_THIS}|last|past|next|coming)\s+{_WD}\b", _weekday, True),
+    (
+        r"\bthe\s+(?P<unit>day|week|weekend|month|year)\s+(?P<dir>before|after)"
+        rf"(?:\s+(?P<last>last)\b|\s+(?:on\s+)?(?P<anchor>{_ANCHOR})"
+        r"|(?!\s+(?:the|a|an|my|our|his|her|their|your|that|we|i|he|she|they)\b))",
+        _before_after,
+        None,
+    ),
+    (
+        r"\b(?P<pre>in|during|since|until|till|by|early|late|mid|of|last|next|this)[\s-]+"
+        rf"(?P<span>{_FULLMON})\b(?!\s+\d)",
+        _month_name,
+        None,
+    ),
+    (
+        # A bare year, but not an amount ("$2000", "2000 dollars") or part of a number/date.
+        r"(?<![\w$£€#.,:/'-])(?P<y>(?:19|20)\d{2})(?![\w%]|[.,:/-]\d)(?!\s*(?:dollars|euros|"
+        r"pounds|usd|eur|km|kg|miles|people|words|calories|steps|points|meters|feet|lbs|times)\b)",
+        lambda m, r: (date(int(m["y"]), 1, 1), "year"),
+        False,
+    ),
+    *((p, partial(_explicit, gran=g), False) for p, g in _EXPLICIT),
+)
+DATE_PATTERNS = tuple((re.compile(p, re.IGNORECASE), f, rel) for p, f, rel in _PATTERNS)
+_EXPLICIT_RE = tuple((re.compile(p, re.IGNORECASE), g) for p, g in _EXPLICIT)
