@@ -28,6 +28,7 @@ from kgmem.taxonomy import (
     MemoryRelation,
     parse_enum,
 )
+from kgmem.validation import check_unit
 
 # --- Content words -----------------------------------------------------------------------------
 
@@ -121,7 +122,7 @@ class MemoryLink:
     def __post_init__(self) -> None:
         # Relationship types reach Cypher only through the closed vocabulary (DESIGN §3).
         object.__setattr__(self, "type", parse_enum(MemoryRelation, self.type, "memory relation"))
-        _unit("confidence", self.confidence)
+        check_unit(self.confidence, what="confidence")
         if not self.source or not self.target:
             raise InvalidInput("a memory link needs a source and a target id")
 
@@ -131,14 +132,6 @@ class MemoryLink:
         if self.type in SYMMETRIC_MEMORY_RELATIONS and self.target < self.source:
             return (self.target, self.source, self.type)
         return (self.source, self.target, self.type)
-
-
-def _unit(name: str, value: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise InvalidInput(f"{name} must be a finite number in [0, 1], got {value!r}")
-    if not 0.0 <= value <= 1.0:
-        raise InvalidInput(f"{name} must be in [0, 1], got {value}")
-    return float(value)
 
 
 def _entity_keys(entities: Iterable[str]) -> frozenset[str]:
@@ -235,7 +228,7 @@ def relation_strength(
     return (
         count_term * COUNT_WEIGHT
         + recency * RECENCY_WEIGHT
-        + _unit("confidence", confidence) * CONFIDENCE_WEIGHT
+        + check_unit(confidence, what="confidence") * CONFIDENCE_WEIGHT
     )
 
 
@@ -243,7 +236,7 @@ def reinforce_confidence(conf: float, delta: float = REINFORCE_DELTA) -> float:
     """Seed 000's edge reinforcement: confidence + delta, capped at 1.0."""
     if isinstance(delta, bool) or not isinstance(delta, int | float) or not 0 <= delta <= 1:
         raise InvalidInput(f"delta must be in [0, 1], got {delta!r}")
-    return min(1.0, _unit("confidence", conf) + delta)
+    return min(1.0, check_unit(conf, what="confidence") + delta)
 
 
 # --- Pruning (seed 004) ------------------------------------------------------------------------
