@@ -15,7 +15,6 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from kgmem import transfer
 from kgmem.errors import ConcurrentWrite, InvalidInput, NotFound
 from kgmem.graph import api_repository, repository, topic_repository
 from kgmem.graph.client import GraphClient, Row
@@ -36,6 +35,8 @@ from kgmem.recall.xray import Xray
 from kgmem.records import Turn, WriteReceipt
 from kgmem.settings import Settings
 from kgmem.taxonomy import Category, ConflictStrategy, Status, Tier, check_transition, parse_enum
+from kgmem.transfer import exporter, importer
+from kgmem.transfer.records import BATCH_SIZE, ProgressFn, TransferReport
 from kgmem.validation import check_limit, check_namespace, check_text
 
 
@@ -501,10 +502,10 @@ class Kgmem:
         path: Path | str,
         *,
         namespace: str | None = None,
-        progress: transfer.ProgressFn | None = None,
-    ) -> transfer.TransferReport:
+        progress: ProgressFn | None = None,
+    ) -> TransferReport:
         """Write one namespace (every namespace when None) to a JSONL file, losslessly."""
-        return await transfer.export_graph(
+        return await exporter.export_graph(
             self.graph, Path(path), namespace=namespace, progress=progress
         )
 
@@ -512,12 +513,12 @@ class Kgmem:
         self,
         path: Path | str,
         *,
-        batch_size: int = transfer.BATCH_SIZE,
-        progress: transfer.ProgressFn | None = None,
-    ) -> transfer.TransferReport:
+        batch_size: int = BATCH_SIZE,
+        progress: ProgressFn | None = None,
+    ) -> TransferReport:
         """Load a file written by ``export_graph``: validated whole first, then batched and
         idempotent (see ``kgmem.transfer``)."""
-        return await transfer.import_graph(
+        return await importer.import_graph(
             self.graph, Path(path), batch_size=batch_size, progress=progress
         )
 
