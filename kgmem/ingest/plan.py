@@ -30,13 +30,13 @@ from kgmem.ingest.gate import GateAction, GateDecision, Neighbour
 from kgmem.ingest.linking import REINFORCE_DELTA, MemoryFeatures, detect_relations
 from kgmem.ingest.normalize import content_hash, normalize_name
 from kgmem.ingest.scoring import CAPTURE_STABILITY_BOOST, WriteScores
+from kgmem.memory_kind import classify_kind
 from kgmem.records import ExtractedFact, WriteReceipt
 from kgmem.taxonomy import (
     DEFAULT_MEMORY_TYPE,
     MEMORY_REL_TYPE,
     MemoryRelation,
     RelationType,
-    classify_kind,
     inverse_of,
     parse_enum,
 )
