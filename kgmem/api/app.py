@@ -10,7 +10,8 @@ GET (add the key as a header in GraphiQL's headers pane). ``/healthz`` answers w
 runs; ``/readyz`` answers 200 only when Neo4j and GDS answer and both models are loaded or
 loadable (503 with the failing checks otherwise); ``/metrics`` is Prometheus text; ``/xray`` is
 the recall X-ray page (``kgmem.api.xray_page``: no data, no key to load, it calls ``/graphql``).
-Every error a caller sees is JSON with a code and a message, never a traceback.
+Every error a caller sees is JSON with a code and a message, never a traceback. The probes and
+the lazy Neo4j connection they share are in :mod:`kgmem.api.probes`.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from strawberry.asgi import GraphQL
@@ -34,18 +35,17 @@ from strawberry.asgi import GraphQL
 from kgmem.api import xray_page
 from kgmem.api.auth import ANONYMOUS_ADMIN, NOBODY, KeyRing, Principal, presented_key
 from kgmem.api.context import ApiContext
-from kgmem.api.limits import BodySizeLimit, describe
+from kgmem.api.limits import BodySizeLimit
 from kgmem.api.loaders import Loaders
 from kgmem.api.metrics import Metrics
+from kgmem.api.probes import RECONNECT_EVERY_S, ensure_connected, healthz, metrics_endpoint, readyz
 from kgmem.api.schema import build_schema
-from kgmem.errors import GraphAuthError, GraphUnavailable, KgmemError, ModelUnavailable
-from kgmem.ml.packages import package_dir
+from kgmem.errors import ModelUnavailable
 from kgmem.service import Kgmem
 from kgmem.settings import Settings
 
 log = logging.getLogger("kgmem.api")
 ROUTES = ("/graphql", "/xray", "/healthz", "/readyz", "/metrics")
-RECONNECT_EVERY_S = 5.0
 
 
 def _error(status: int, code: str, message: str, **headers: str) -> JSONResponse:
@@ -112,30 +112,6 @@ class KgmemGraphQL(GraphQL[ApiContext, None]):
         )
 
 
-async def ensure_connected(app: Starlette, *, force: bool = False) -> None:
-    """Open the service's Neo4j driver if it is not open yet (Neo4j was down at startup).
-
-    Once open, the driver reconnects by itself. Until then, one caller at a time tries, at
-    most every RECONNECT_EVERY_S (``force``: now), so an outage does not queue every request
-    behind a connection timeout. A failure is logged and left for the resolvers to report.
-    """
-    state = app.state
-    if state.connected:
-        return
-    async with state.connect_lock:
-        if state.connected:
-            return
-        if not force and time.monotonic() - state.last_attempt < RECONNECT_EVERY_S:
-            return
-        state.last_attempt = time.monotonic()
-        try:
-            await state.kgmem.open()
-        except KgmemError as exc:
-            log.error("Neo4j is not available: %s", exc.message)
-            return
-        state.connected = True
-
-
 class HttpMetrics:
     """Counts and times every HTTP request by route path and status."""
 
@@ -165,60 +141,6 @@ class HttpMetrics:
         finally:
             self.metrics.http_requests.inc(path=path, status=str(status))
             self.metrics.http_seconds.observe(time.perf_counter() - t0, path=path)
-
-
-async def healthz(request: Request) -> Response:
-    return JSONResponse({"status": "ok"})
-
-
-async def readyz(request: Request) -> Response:
-    km: Kgmem = request.app.state.kgmem
-    checks: dict[str, Any] = {}
-    try:
-        await ensure_connected(request.app, force=True)
-        info = await km.server_info()
-        checks["neo4j"] = {"ok": True, "version": info.get("neo4j_version")}
-        checks["gds"] = {"ok": bool(info.get("gds_version")), "version": info.get("gds_version")}
-    except (GraphUnavailable, GraphAuthError) as exc:
-        why = "refused the credentials" if isinstance(exc, GraphAuthError) else "is not reachable"
-        checks["neo4j"] = {"ok": False, "detail": f"Neo4j {why}"}
-        checks["gds"] = {"ok": False, "detail": "not checked"}
-    except KgmemError:
-        checks["neo4j"] = {"ok": True}
-        checks["gds"] = {
-            "ok": False,
-            "detail": "gds.version() failed: is the GDS plugin installed?",
-        }
-    settings: Settings = km.settings
-    failed = getattr(request.app.state, "model_error", None)
-    checks["embedder"] = _model_check(km.embedder.loaded, settings.embedder_package, failed)
-    checks["spacy"] = _model_check(km.nlp.loaded, settings.spacy_package, failed)
-    ready = all(c["ok"] for c in checks.values())
-    body = {
-        "status": "ready" if ready else "not_ready",
-        "checks": checks,
-        "limits": describe(settings),
-    }
-    return JSONResponse(body, 200 if ready else 503)
-
-
-def _model_check(loaded: bool, package: str, failed: str | None) -> dict[str, Any]:
-    if loaded:
-        return {"ok": True, "state": "loaded"}
-    if failed:
-        return {"ok": False, "state": "failed", "detail": failed}
-    try:
-        package_dir(package, package.replace("_", "-"))
-    except ModelUnavailable as exc:
-        return {"ok": False, "state": "missing", "detail": exc.message}
-    return {"ok": True, "state": "loadable"}
-
-
-async def metrics_endpoint(request: Request) -> Response:
-    metrics: Metrics = request.app.state.metrics
-    return PlainTextResponse(
-        metrics.render(request.app.state.kgmem), media_type="text/plain; version=0.0.4"
-    )
 
 
 async def _internal_error(request: Request, exc: Exception) -> Response:

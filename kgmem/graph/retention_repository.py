@@ -10,10 +10,31 @@ input before I/O; every function takes the namespace it is scoped to.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any
 
 from kgmem.graph.client import GraphClient, Row, Step
+
+
+@dataclass(frozen=True)
+class StabilityFilter:
+    """The t/S bound both candidate queries test, with seed 003's effective-stability tables:
+    one record, built in one place (``kgmem.lifecycle.memory_steps``), sent as the same eight
+    query parameters to ``find_rehearsal_candidates`` and ``find_transition_candidates``."""
+
+    now_ms: int
+    min_ratio: float
+    base_stability: dict[str, float]
+    tier_decay: dict[str, float]
+    pinned_decay: float
+    human_sources: list[str]
+    auto_decay: float
+    access_weight: float
+
+    def params(self) -> dict[str, Any]:
+        """The query parameters, named as the fields (shallow: the tables are sent as they are)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 async def find_lifecycle_memories(
@@ -34,14 +55,7 @@ async def find_rehearsal_candidates(
     limit: int,
     utility_prior: float,
     drift_before: datetime,
-    now_ms: int,
-    min_ratio: float,
-    base_stability: dict[str, float],
-    tier_decay: dict[str, float],
-    pinned_decay: float,
-    human_sources: list[str],
-    auto_decay: float,
-    access_weight: float,
+    stability: StabilityFilter,
 ) -> list[dict[str, Any]]:
     rows = await graph.run(
         "find_rehearsal_candidates",
@@ -51,14 +65,7 @@ async def find_rehearsal_candidates(
         limit=limit,
         utility_prior=utility_prior,
         drift_before=drift_before,
-        now_ms=now_ms,
-        min_ratio=min_ratio,
-        base_stability=base_stability,
-        tier_decay=tier_decay,
-        pinned_decay=pinned_decay,
-        human_sources=human_sources,
-        auto_decay=auto_decay,
-        access_weight=access_weight,
+        **stability.params(),
     )
     return [r["memory"] for r in rows]
 
@@ -74,14 +81,7 @@ async def find_transition_candidates(
     archival_before: datetime,
     archival_max_importance: float,
     archival_max_access: int,
-    now_ms: int,
-    min_ratio: float,
-    base_stability: dict[str, float],
-    tier_decay: dict[str, float],
-    pinned_decay: float,
-    human_sources: list[str],
-    auto_decay: float,
-    access_weight: float,
+    stability: StabilityFilter,
 ) -> list[dict[str, Any]]:
     rows = await graph.run(
         "find_transition_candidates",
@@ -93,14 +93,7 @@ async def find_transition_candidates(
         archival_before=archival_before,
         archival_max_importance=archival_max_importance,
         archival_max_access=archival_max_access,
-        now_ms=now_ms,
-        min_ratio=min_ratio,
-        base_stability=base_stability,
-        tier_decay=tier_decay,
-        pinned_decay=pinned_decay,
-        human_sources=human_sources,
-        auto_decay=auto_decay,
-        access_weight=access_weight,
+        **stability.params(),
     )
     return [r["memory"] for r in rows]
 

@@ -16,8 +16,9 @@ from typing import Any
 
 from kgmem.ingest.scoring import WriteScores
 from kgmem.ingest.tagging import CAPTURE_STABILITY_BOOST
+from kgmem.memory_kind import classify_kind
 from kgmem.records import ExtractedFact, WriteReceipt
-from kgmem.taxonomy import DEFAULT_MEMORY_TYPE, classify_kind, parse_enum
+from kgmem.taxonomy import DEFAULT_MEMORY_TYPE, parse_enum
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from typing import Any
 
 from kgmem.errors import KgmemError
 from kgmem.graph import retention_repository, tier_repository
+from kgmem.graph.retention_repository import StabilityFilter
 from kgmem.ingest.scoring import human_sources
 from kgmem.lifecycle.context import ALL_STATUSES, StepContext, first_count, log
 from kgmem.lifecycle.policy import Policy
@@ -50,18 +51,18 @@ LIVE = [s.value for s in TIERED_STATUSES]
 # --- rehearsal --------------------------------------------------------------------------------
 
 
-def _stability_filters(now: datetime, min_ratio: float) -> dict[str, Any]:
+def _stability_filter(now: datetime, min_ratio: float) -> StabilityFilter:
     """Seed 003's effective-stability tables and the t/S bound a candidate query tests."""
-    return {
-        "now_ms": int(now.timestamp() * 1000),
-        "min_ratio": min_ratio,
-        "base_stability": {c.value: v for c, v in BASE_STABILITY_DAYS.items()},
-        "tier_decay": {t.value: v for t, v in TIER_DECAY_MULTIPLIER.items()},
-        "pinned_decay": TIER_DECAY_MULTIPLIER[Tier.SEMANTIC],
-        "human_sources": sorted(human_sources()),
-        "auto_decay": AUTO_EXTRACTED_DECAY,
-        "access_weight": ACCESS_STABILITY_WEIGHT,
-    }
+    return StabilityFilter(
+        now_ms=int(now.timestamp() * 1000),
+        min_ratio=min_ratio,
+        base_stability={c.value: v for c, v in BASE_STABILITY_DAYS.items()},
+        tier_decay={t.value: v for t, v in TIER_DECAY_MULTIPLIER.items()},
+        pinned_decay=TIER_DECAY_MULTIPLIER[Tier.SEMANTIC],
+        human_sources=sorted(human_sources()),
+        auto_decay=AUTO_EXTRACTED_DECAY,
+        access_weight=ACCESS_STABILITY_WEIGHT,
+    )
 
 
 def rehearsal_filters(policy: Policy, now: datetime) -> dict[str, Any]:
@@ -70,7 +71,7 @@ def rehearsal_filters(policy: Policy, now: datetime) -> dict[str, Any]:
     return {
         "utility_prior": UTILITY_PRIOR,
         "drift_before": now - timedelta(days=1) + timedelta(seconds=1),
-        **_stability_filters(now, endangered_ratio(policy)),
+        "stability": _stability_filter(now, endangered_ratio(policy)),
     }
 
 
@@ -86,7 +87,9 @@ def transition_filters(policy: Policy, now: datetime) -> dict[str, Any]:
         + timedelta(seconds=1),
         "archival_max_importance": policy.fact_archival_max_importance,
         "archival_max_access": policy.fact_archival_max_access,
-        **_stability_filters(now, retention_ratio(policy, DEFAULT_STATE_THRESHOLDS.stale_below)),
+        "stability": _stability_filter(
+            now, retention_ratio(policy, DEFAULT_STATE_THRESHOLDS.stale_below)
+        ),
     }
 
 

@@ -30,9 +30,22 @@ def _repository_calls() -> dict[str, set[str]]:
     graph.run(...) or Step(...)."""
     calls: dict[str, set[str]] = {}
     body = [fn for path in sorted(GRAPH.glob("*.py")) for fn in ast.parse(path.read_text()).body]
+    # A parameter record (a dataclass of kgmem/graph) passed as ``**record.params()`` gives its
+    # field names: class name → fields.
+    records = {
+        c.name: {s.target.id for s in c.body if isinstance(s, ast.AnnAssign)}
+        for c in body
+        if isinstance(c, ast.ClassDef)
+        and all(isinstance(s.target, ast.Name) for s in c.body if isinstance(s, ast.AnnAssign))
+    }
     for fn in body:
         if not isinstance(fn, ast.AsyncFunctionDef | ast.FunctionDef):
             continue
+        typed = {
+            a.arg: records.get(a.annotation.id, set())
+            for a in fn.args.args + fn.args.kwonlyargs
+            if isinstance(a.annotation, ast.Name)
+        }
         for node in ast.walk(fn):
             if not isinstance(node, ast.Call) or not node.args:
                 continue
@@ -41,6 +54,18 @@ def _repository_calls() -> dict[str, set[str]]:
                 continue
             if isinstance(node.func, ast.Attribute) and node.func.attr == "run":
                 given = {kw.arg for kw in node.keywords if kw.arg}  # graph.run("q", a=..)
+                for kw in node.keywords:  # graph.run("q", **record.params())
+                    value = kw.value
+                    if (
+                        kw.arg is None
+                        and isinstance(value, ast.Call)
+                        and isinstance(value.func, ast.Attribute)
+                        and value.func.attr == "params"
+                        and isinstance(value.func.value, ast.Name)
+                    ):
+                        fields = typed.get(value.func.value.id)
+                        assert fields, f"{fn.name}: **{value.func.value.id}.params() is no record"
+                        given |= fields
             elif isinstance(node.func, ast.Name) and node.func.id == "Step":
                 params = node.args[1]  # Step("q", {"a": ...}) for a batched write
                 assert isinstance(params, ast.Dict)

@@ -18,13 +18,16 @@ from typing import Any
 
 import pytest
 
-from kgmem import transfer
 from kgmem.errors import InvalidInput
 from kgmem.graph import repository
 from kgmem.graph import transfer_repository as tr
 from kgmem.graph.catalog import get_query, load_catalog, load_schema
 from kgmem.records import Turn
 from kgmem.service import Kgmem
+from kgmem.transfer.codec import decode_value, encode_value
+from kgmem.transfer.lines import end_line, header_line, node_line, parse_record
+from kgmem.transfer.records import NODE_LABELS, REL_TYPES, VERSION, NodeRecord
+from kgmem.transfer.scan import scan_file
 
 T0 = datetime(2023, 5, 8, 14, 0, tzinfo=UTC)
 
@@ -57,8 +60,8 @@ T0 = datetime(2023, 5, 8, 14, 0, tzinfo=UTC)
     ],
 )
 def test_every_property_type_round_trips_with_its_type(value: Any) -> None:
-    line = json.dumps(transfer.encode_value(value, "t"))
-    back = transfer.decode_value(json.loads(line), "t")
+    line = json.dumps(encode_value(value, "t"))
+    back = decode_value(json.loads(line), "t")
     assert back == value
     assert type(back) is type(value)
     if isinstance(value, datetime | time):
@@ -67,27 +70,27 @@ def test_every_property_type_round_trips_with_its_type(value: Any) -> None:
 
 def test_non_finite_floats_are_typed_so_every_line_is_strict_json() -> None:
     for value in (math.inf, -math.inf):
-        encoded = transfer.encode_value(value, "t")
+        encoded = encode_value(value, "t")
         assert encoded == {"$type": "float", "value": repr(value)}
-        assert transfer.decode_value(encoded, "t") == value
-    assert math.isnan(transfer.decode_value(transfer.encode_value(math.nan, "t"), "t"))
-    assert transfer.encode_value(1.0, "t") == 1.0
+        assert decode_value(encoded, "t") == value
+    assert math.isnan(decode_value(encode_value(math.nan, "t"), "t"))
+    assert encode_value(1.0, "t") == 1.0
 
 
 def test_embeddings_survive_json_bit_for_bit() -> None:
     vector = [math.sin(i) / 7 for i in range(384)]
-    line = transfer.node_line("Memory", {"id": "m", "namespace": "n", "embedding": vector}, "m")
-    record = transfer.parse_record(line, 2, "f:2")
-    assert isinstance(record, transfer.NodeRecord)
+    line = node_line("Memory", {"id": "m", "namespace": "n", "embedding": vector}, "m")
+    record = parse_record(line, 2, "f:2")
+    assert isinstance(record, NodeRecord)
     assert record.props["embedding"] == vector
     assert [x.hex() for x in record.props["embedding"]] == [x.hex() for x in vector]
 
 
 def _file(tmp_path: Path, *lines: str, end: tuple[int, int] | None = None) -> Path:
-    header = transfer.header_line("demo", T0)
+    header = header_line("demo", T0)
     body = list(lines)
     if end is not None:
-        body.append(transfer.end_line(*end))
+        body.append(end_line(*end))
     path = tmp_path / "in.jsonl"
     path.write_text("\n".join([header, *body]) + "\n", encoding="utf-8")
     return path
@@ -171,25 +174,25 @@ def test_a_bad_line_is_refused_naming_it(
     tmp_path: Path, lines: tuple[str, ...], end: tuple[int, int] | None, message: str
 ) -> None:
     with pytest.raises(InvalidInput, match=message):
-        transfer.scan_file(_file(tmp_path, *lines, end=end))
+        scan_file(_file(tmp_path, *lines, end=end))
 
 
 def test_a_file_that_is_not_an_export_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "turns.jsonl"
     path.write_text('{"text": "hello"}\n', encoding="utf-8")
     with pytest.raises(InvalidInput, match=r":1: 'kind' must be"):
-        transfer.scan_file(path)
+        scan_file(path)
     path.write_text(NODE + "\n", encoding="utf-8")
     with pytest.raises(InvalidInput, match=r":1: not a kgmem export"):
-        transfer.scan_file(path)
+        scan_file(path)
     path.write_bytes(b"")
     with pytest.raises(InvalidInput, match="empty"):
-        transfer.scan_file(path)
-    path.write_bytes(transfer.header_line(None, T0).encode() + b"\n\xff\xfe\n")
+        scan_file(path)
+    path.write_bytes(header_line(None, T0).encode() + b"\n\xff\xfe\n")
     with pytest.raises(InvalidInput, match=r":2: not UTF-8"):
-        transfer.scan_file(path)
+        scan_file(path)
     with pytest.raises(InvalidInput, match="cannot read"):
-        transfer.scan_file(tmp_path / "missing.jsonl")
+        scan_file(tmp_path / "missing.jsonl")
 
 
 def test_the_import_queries_cover_every_label_and_the_schema() -> None:
@@ -201,7 +204,7 @@ def test_the_import_queries_cover_every_label_and_the_schema() -> None:
         for m in [re.search(r"FOR \(n:(\w+)\) REQUIRE n\.id IS UNIQUE", stmt)]
         if m
     }
-    assert constrained <= set(transfer.NODE_LABELS)
+    assert constrained <= set(NODE_LABELS)
     # every label and relationship type any query names can be exported and imported
     named_labels, named_types = set(), set()
     for query in load_catalog().values():
@@ -212,10 +215,10 @@ def test_the_import_queries_cover_every_label_and_the_schema() -> None:
         named_types |= {
             t for alt in re.findall(r"\[\w*:(\w+(?:\|\w+)+)", body) for t in alt.split("|")
         }
-    assert named_labels <= set(transfer.NODE_LABELS)
-    assert named_types <= transfer.REL_TYPES
+    assert named_labels <= set(NODE_LABELS)
+    assert named_types <= REL_TYPES
     nodes, edges = get_query("import_nodes").text, get_query("import_edges").text
-    for label in transfer.NODE_LABELS:
+    for label in NODE_LABELS:
         assert f"row.label = '{label}'" in nodes, label
         assert f"row.start_label = '{label}'" in edges, label
         assert f"row.end_label = '{label}'" in edges, label
@@ -394,7 +397,7 @@ def test_export_of_every_namespace(km: Kgmem, arun: Any, namespace: str, tmp_pat
         report = arun(km.export_graph(tmp_path / "all.jsonl"))
         assert {namespace, other} <= set(report.namespaces)
         header = json.loads((tmp_path / "all.jsonl").read_text().splitlines()[0])
-        assert header["namespace"] is None and header["version"] == transfer.VERSION
+        assert header["namespace"] is None and header["version"] == VERSION
     finally:
         arun(km.wipe_namespace(other))
 

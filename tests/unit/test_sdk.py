@@ -21,17 +21,9 @@ import pytest
 from kgmem.errors import InvalidInput, KgmemError, NotFound
 from kgmem.recall.xray import ChannelEvidence, Dropped, DropReason, HitExplain, PathStep, Xray
 from kgmem.records import Turn, WriteReceipt
-from kgmem.sdk import (
-    OBSERVE,
-    RECALL,
-    REMEMBER,
-    KgmemClient,
-    Memory,
-    RemoteError,
-    RemoteUnavailable,
-    run_sync,
-    xray_of,
-)
+from kgmem.sdk import KgmemClient, Memory, RemoteError, RemoteUnavailable, run_sync
+from kgmem.sdk.decoding import xray_of
+from kgmem.sdk.documents import OBSERVE, RECALL, REMEMBER
 from kgmem.service import Kgmem
 from kgmem.settings import Settings
 
@@ -298,7 +290,7 @@ def test_run_sync_drives_any_call_from_plain_code(api: FakeApi) -> None:
 
 def test_both_forms_are_a_memory() -> None:
     """The remote client and the in-process service answer to the same interface (mypy checks
-    the signatures in kgmem/sdk.py; this checks the runtime shape). No I/O happens here."""
+    the signatures in kgmem/sdk/memory.py; this checks the runtime shape). No I/O happens here."""
     assert isinstance(KgmemClient(URL, KEY), Memory)
     assert isinstance(Kgmem(Settings()), Memory)
     for name in ("observe", "remember", "recall", "explain"):

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from kgmem import taxonomy as tx
 from kgmem.errors import InvalidInput
+from kgmem.memory_kind import classify_kind, classify_kind_with_reason
 
 ALL_ENUMS: tuple[type[StrEnum], ...] = (
     tx.Category,
@@ -329,19 +330,19 @@ def test_disallowed_transition_message_lists_the_way_out() -> None:
 def test_classify_kind_follows_seed_000_priority(
     category: str, text: str, tags: tuple[str, ...], kind: str, rule: str
 ) -> None:
-    got = tx.classify_kind_with_reason(tx.Category(category), text, tags)
+    got = classify_kind_with_reason(tx.Category(category), text, tags)
     assert got == (tx.Kind(kind), rule)
-    assert tx.classify_kind(tx.Category(category), text, tags) is tx.Kind(kind)
+    assert classify_kind(tx.Category(category), text, tags) is tx.Kind(kind)
 
 
 @given(st.sampled_from(list(tx.Category)), st.text(max_size=200), st.lists(st.text(max_size=12)))
 def test_classify_kind_is_total_and_pure(category: tx.Category, text: str, tags: list[str]) -> None:
-    first = tx.classify_kind(category, text, tags)
+    first = classify_kind(category, text, tags)
     assert isinstance(first, tx.Kind)
-    assert tx.classify_kind(category, text, tags) is first
+    assert classify_kind(category, text, tags) is first
     decided = tx.KIND_BY_CATEGORY[category]
     if decided is not None and first is not decided:
-        assert tx.classify_kind_with_reason(category, text, tags)[1] == "temporal_marker"
+        assert classify_kind_with_reason(category, text, tags)[1] == "temporal_marker"
 
 
 # --- seed vocabulary map ------------------------------------------------------------------------

@@ -1,0 +1,44 @@
+"""The ``kgmem`` command line (typer + rich): run the database and the API, write, recall, explain,
+move the graph in and out, and run consolidation.
+
+Contract: every command builds ``Settings`` once, runs its work (one ``Kgmem`` per command), and
+prints a result — tables for people, ``--json`` where a program may read the output. Progress
+bars and spinners go to stderr so stdout stays clean. A ``KgmemError`` (or a bad setting) is one
+red ``error:`` line on stderr and exit code 1 — never a stack trace; wrong usage is exit code 2.
+Commands that depend on parts built elsewhere (``serve`` needs ``kgmem.api``, ``consolidate`` and
+``worker`` need ``Kgmem.consolidate``) import or look them up when they run, and say clearly
+when they are missing. This module builds the ``app`` from one module per command group
+(``db``, ``serve``, ``writing``, ``reading``, ``moving``, ``consolidation``; what they share is in
+``plumbing``) and is the ``kgmem`` entry point (``kgmem.cli:main``, ``python -m kgmem``).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import typer
+
+from kgmem.cli import consolidation, db, moving, reading, serve, writing
+
+app = typer.Typer(
+    help="kgmem: long-term memory for AI agents on a Neo4j knowledge graph.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+# Registered here, in the order ``kgmem --help`` lists them; each module holds one command group.
+app.add_typer(db.db_app, name="db")
+app.command("serve")(serve.serve_cmd)
+app.command("remember")(writing.remember_cmd)
+app.command("observe")(writing.observe_cmd)
+app.command("recall")(reading.recall_cmd)
+app.command("stats")(reading.stats_cmd)
+app.command("export")(moving.export_cmd)
+app.command("import")(moving.import_cmd)
+app.command("wipe")(moving.wipe_cmd)
+app.command("consolidate")(consolidation.consolidate_cmd)
+app.command("worker")(consolidation.worker_cmd)
+
+
+def main(argv: list[str] | None = None) -> Any:
+    return app(args=argv if argv is not None else sys.argv[1:])

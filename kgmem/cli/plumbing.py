@@ -1,0 +1,106 @@
+"""What every ``kgmem`` command shares: the consoles, Settings, running one ``Kgmem``, JSON, bars.
+
+Contract. ``out`` is stdout for results and ``err`` is stderr for errors, bars and spinners, so
+stdout stays clean for programs. :func:`fail` prints a ``KgmemError`` as one red ``error:`` line
+and exits 1; :func:`load_settings` builds the command's one ``Settings`` (a bad ``KGMEM_*`` value
+is such a line); :func:`run_on_kgmem` runs one async operation with a connected ``Kgmem`` and
+turns its errors into that line (Ctrl-C exits 130). :func:`jsonable`/:func:`print_json` print
+records as plain JSON; :func:`progress_bar` is a transient bar on stderr, off when stderr is not
+a terminal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import sys
+from collections.abc import Awaitable, Callable, Mapping
+from datetime import date, datetime
+from enum import Enum
+from typing import Any, NoReturn, TypeVar
+
+import typer
+from pydantic import ValidationError
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from kgmem.errors import ConfigError, KgmemError
+from kgmem.service import Kgmem
+from kgmem.settings import Settings
+
+T = TypeVar("T")
+out = Console()
+# soft_wrap: an error stays one line however narrow the terminal.
+err = Console(stderr=True, soft_wrap=True)
+
+NAMESPACE_OPT = typer.Option(None, "--namespace", "-n", help="Namespace (default: the setting).")
+
+
+def fail(exc: KgmemError) -> NoReturn:
+    err.print(f"[bold red]error:[/] {escape(exc.message)}", highlight=False)
+    raise typer.Exit(1)
+
+
+def load_settings() -> Settings:
+    """The one Settings object of this command; a bad KGMEM_* value is a one-line error."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        name = "KGMEM_" + "_".join(str(p) for p in first["loc"]).upper()
+        fail(ConfigError(f"{name}: {first['msg']}"))
+    except KgmemError as exc:
+        fail(exc)
+
+
+def run_on_kgmem(fn: Callable[[Kgmem], Awaitable[T]]) -> T:
+    """Run one async operation with a connected ``Kgmem``; errors become one red line."""
+    settings = load_settings()
+
+    async def main() -> T:
+        async with Kgmem(settings) as km:
+            return await fn(km)
+
+    try:
+        return asyncio.run(main())
+    except KgmemError as exc:
+        fail(exc)
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        raise typer.Exit(130) from None
+
+
+def jsonable(value: Any) -> Any:
+    """Records, enums and datetimes → plain JSON values."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if hasattr(value, "model_dump"):
+        return jsonable(value.model_dump())
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [jsonable(v) for v in value]
+    return value
+
+
+def print_json(value: Any) -> None:
+    # Plain stdout, not rich: programs parse this, so no colour codes and no wrapping.
+    sys.stdout.write(json.dumps(jsonable(value), indent=2, ensure_ascii=False) + "\n")
+
+
+def progress_bar() -> Progress:
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,  # a bar in a log or a pipe is noise
+    )

@@ -1,0 +1,158 @@
+"""``kgmem recall`` and ``kgmem stats``: read a namespace, for people or (``--json``) programs.
+
+Contract. ``recall`` prints the best memories for a query as a table, or JSON, and with
+``--explain`` the X-ray (:func:`print_xray`: the understanding of the query, each hit's factor
+contributions, channels, path and validity, the dropped candidates, the stage timings);
+``stats`` prints a namespace's counts by label, status and relationship type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from kgmem.cli.plumbing import (
+    NAMESPACE_OPT,
+    out,
+    print_json,
+    run_on_kgmem,
+)
+from kgmem.recall.xray import Xray
+
+
+def recall_cmd(
+    query: str,
+    namespace: str = NAMESPACE_OPT,
+    limit: int = typer.Option(10, "--limit", "-k"),
+    profile: str = typer.Option(
+        None, "--profile", help="balanced, recent, important, deep, broad."
+    ),
+    mode: str = typer.Option(None, "--mode", help="facts_only, facts_plus_rules, full_context."),
+    dry: bool = typer.Option(False, "--dry", help="Read only: do not touch the hits."),
+    explain: bool = typer.Option(False, "--explain", "-x", help="Print the X-ray."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
+) -> None:
+    """Recall the memories that best answer a query (--explain shows why)."""
+    options: dict[str, Any] = {"dry": dry}
+    if profile:
+        options["profile"] = profile
+    if mode:
+        options["mode"] = mode
+    result = run_on_kgmem(lambda km: km.recall(query, namespace=namespace, limit=limit, **options))
+    if as_json:
+        payload: dict[str, Any] = {"query": query, "skipped": result.skipped, "hits": result.hits}
+        if explain:
+            payload["xray"] = result.xray.to_dict()
+        print_json(payload)
+        return
+    if result.skipped:
+        out.print(f"skipped: {escape(result.skipped)} (nothing to look up)")
+    elif not result.hits:
+        out.print("no memories found")
+    else:
+        table = Table("#", "score", "memory", "channels")
+        for i, hit in enumerate(result.hits, start=1):
+            chans = " ".join(f"{c.channel}#{c.rank}" for c in hit.channels)
+            table.add_row(str(i), f"{hit.score:.4f}", escape(hit.content), chans)
+        out.print(table)
+    if explain:
+        print_xray(result.xray)
+
+
+def print_xray(xray: Xray) -> None:
+    """The X-ray for people: understanding, each hit's factor contributions, drops, timings."""
+    out.rule("[bold]X-ray")
+    out.print(f"query: {escape(xray.query)}   intent: [bold]{xray.intent}[/]")
+    if len(xray.sub_queries) > 1:
+        out.print("sub-queries: " + " | ".join(escape(q) for q in xray.sub_queries))
+    if xray.hyde:
+        out.print(f"HyDE expansions: {len(xray.hyde)}")
+    for i, hit in enumerate(xray.hits, start=1):
+        table = Table(
+            "factor",
+            "value",
+            "contribution",
+            "",
+            title=f"#{i}  {hit.final_score:.4f}  {escape(_short(hit.content, 70))}",
+            title_justify="left",
+        )
+        top = max((abs(v) for v in hit.contributions.values()), default=0.0) or 1.0
+        idle = sorted(name for name, part in hit.contributions.items() if part == 0)
+        active = [(n, p) for n, p in hit.contributions.items() if p != 0]
+        for name, part in sorted(active, key=lambda kv: -abs(kv[1])):
+            value = hit.factors.get(name)
+            bar = "█" * max(0, round(20 * abs(part) / top))
+            table.add_row(
+                name,
+                "" if value is None else f"{value:.4f}",
+                f"{part:+.4f}",
+                f"[{'green' if part >= 0 else 'red'}]{bar}[/]",
+            )
+        out.print(table)
+        if idle:
+            out.print(f"   no contribution: {', '.join(idle)}")
+        chans = ", ".join(f"{c.channel} #{c.rank} ({c.raw_score:.3f})" for c in hit.channels)
+        out.print(f"   channels: {chans or 'none'}")
+        if hit.path:
+            steps = []
+            for step in hit.path:
+                edge = (
+                    f" -[{step.edge_type} {step.edge_confidence:.2f}]-> "
+                    if step.edge_type and step.edge_confidence is not None
+                    else (f" -[{step.edge_type}]-> " if step.edge_type else "")
+                )
+                steps.append(f"{edge}{step.name}")
+            out.print("   path: " + escape("".join(steps)))
+        validity = f"{_when(hit.valid_from)} → {_when(hit.valid_until)}"
+        out.print(f"   status {hit.status}, valid {validity}, injection {hit.injection or '-'}")
+    if xray.dropped:
+        dropped = Table("memory", "reason", "detail", "best score", title="dropped")
+        for d in xray.dropped:
+            score = "" if d.best_score is None else f"{d.best_score:.4f}"
+            dropped.add_row(escape(_short(d.content, 50)), str(d.reason), escape(d.detail), score)
+        out.print(dropped)
+    total = sum(xray.timings.values())
+    stages = "  ".join(f"{k} {v:.1f}" for k, v in xray.timings.items())
+    out.print(f"timings (ms): {stages}  [bold]total {total:.1f}[/]")
+
+
+def _short(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _when(value: datetime | None) -> str:
+    return value.isoformat(timespec="minutes") if value else "open"
+
+
+def stats_cmd(
+    namespace: str = NAMESPACE_OPT,
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
+) -> None:
+    """Counts of a namespace's nodes by label, memories by status, relationships by type."""
+    data = run_on_kgmem(lambda km: km.stats(namespace=namespace))
+    if as_json:
+        print_json(data)
+        return
+    for key, value in data.items():
+        counts = _as_counts(value)
+        if counts is None:
+            out.print(f"{key}: {value}")
+            continue
+        table = Table(key, "count", title_justify="left")
+        for name, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+            table.add_row(escape(str(name)), str(n))
+        out.print(table)
+
+
+def _as_counts(value: Any) -> dict[str, int] | None:
+    """A count table from a dict, or from [name, count] pairs; None for a scalar."""
+    if isinstance(value, Mapping):
+        return {str(k): v for k, v in value.items()}
+    if isinstance(value, list) and all(isinstance(p, list | tuple) and len(p) == 2 for p in value):
+        return {str(k): v for k, v in value}
+    return None

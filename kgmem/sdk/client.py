@@ -1,0 +1,201 @@
+"""``KgmemClient``: the SDK's remote ``Memory``, over a kgmem GraphQL endpoint.
+
+Contract. Each ``Memory`` call (``observe``, ``remember``, ``recall``, ``explain``) is one
+GraphQL request (httpx, async, the API key sent as ``Authorization: Bearer``) and returns
+kgmem's own records. A ``Rejected`` result raises the typed error the service would raise,
+any other API error a :class:`~kgmem.sdk.errors.RemoteError` with the server's code, and an
+unreachable server :class:`~kgmem.sdk.errors.RemoteUnavailable`. ``async with`` keeps one
+connection pool; without it every call opens and closes its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import TracebackType
+from typing import Any
+
+import httpx
+
+from kgmem.ingest.ingestor import ExtractionReport
+from kgmem.ingest.intake import ObserveReport
+from kgmem.recall.engine import RecallResult
+from kgmem.recall.xray import Xray
+from kgmem.records import Turn, WriteReceipt
+from kgmem.sdk.decoding import hit_of, receipt_of, xray_of
+from kgmem.sdk.documents import OBSERVE, RECALL, REMEMBER, recall_variables
+from kgmem.sdk.errors import HTTP_CODES, REJECTED_ERRORS, RemoteError, RemoteUnavailable
+
+
+class KgmemClient:
+    """Async client of a kgmem GraphQL endpoint; satisfies :class:`Memory`.
+
+    Use ``async with KgmemClient(url, key) as km:`` to keep one connection pool for many calls;
+    without it every call opens and closes its own, which is what lets :func:`run_sync` drive a
+    client from plain code (each call may run on a different event loop).
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str | None = None,
+        *,
+        timeout_s: float = 30.0,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        base = base_url.rstrip("/")
+        self.endpoint = base if base.endswith("/graphql") else base + "/graphql"
+        self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._timeout = timeout_s
+        self._transport = transport
+        self._http: httpx.AsyncClient | None = None
+
+    def _new_http(self) -> httpx.AsyncClient:
+        return httpx.AsyncClient(
+            headers=self._headers, timeout=self._timeout, transport=self._transport
+        )
+
+    async def __aenter__(self) -> KgmemClient:
+        if self._http is None:
+            self._http = self._new_http()
+        return self
+
+    async def __aexit__(
+        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        if self._http is not None:
+            await self._http.aclose()
+            self._http = None
+
+    # --- the one GraphQL call -------------------------------------------------------------------
+
+    async def execute(self, document: str, variables: Mapping[str, Any]) -> dict[str, Any]:
+        """Run one GraphQL document; its ``data``, or a :class:`RemoteError` for its errors."""
+        try:
+            if self._http is not None:
+                response = await self._http.post(
+                    self.endpoint, json={"query": document, "variables": dict(variables)}
+                )
+            else:
+                async with self._new_http() as http:
+                    response = await http.post(
+                        self.endpoint, json={"query": document, "variables": dict(variables)}
+                    )
+        except httpx.TransportError as exc:
+            raise RemoteUnavailable(
+                f"cannot reach the kgmem API at {self.endpoint}: {type(exc).__name__} "
+                "(is `kgmem serve` running?)"
+            ) from None
+        try:
+            body = response.json()
+        except ValueError:
+            body = None
+        errors = body.get("errors") if isinstance(body, dict) else None
+        if errors:
+            first = errors[0] if isinstance(errors[0], dict) else {}
+            code = (first.get("extensions") or {}).get("code")
+            raise RemoteError(str(first.get("message", "the API returned an error")), code)
+        refusal = body.get("error") if isinstance(body, dict) else None
+        if isinstance(refusal, dict) and refusal.get("message"):  # an HTTP-level refusal
+            code = refusal.get("code") or HTTP_CODES.get(response.status_code)
+            raise RemoteError(f"{refusal['message']} (HTTP {response.status_code})", code)
+        if response.status_code != 200 or not isinstance(body, dict) or body.get("data") is None:
+            raise RemoteError(
+                f"the kgmem API answered HTTP {response.status_code} without data",
+                HTTP_CODES.get(response.status_code),
+            )
+        data: dict[str, Any] = body["data"]
+        return data
+
+    async def _field(self, document: str, variables: Mapping[str, Any], name: str) -> Any:
+        """One union-typed root field; a ``Rejected`` member raises its typed error."""
+        result = (await self.execute(document, variables))[name]
+        if result.get("__typename") == "Rejected":
+            error = REJECTED_ERRORS.get(result.get("code", ""))
+            if error is not None:
+                raise error(result["reason"])
+            raise RemoteError(result["reason"], result.get("code"))
+        return result
+
+    # --- Memory -----------------------------------------------------------------------------------
+
+    async def observe(
+        self,
+        turns: Sequence[Turn],
+        *,
+        namespace: str | None = None,
+        flush: bool = False,
+        strategy: str | None = None,
+    ) -> ObserveReport:
+        """Send turns; they are stored as episodes and extracted when a trigger fires."""
+        payload = [
+            {
+                "text": t.text,
+                "role": t.role,
+                "speaker": t.speaker,
+                "sessionId": t.session_id,
+                "at": t.at.isoformat() if t.at else None,
+                "turnId": t.turn_id,
+            }
+            for t in turns
+        ]
+        variables = {"turns": payload, "flush": flush, "strategy": strategy, "namespace": namespace}
+        r = await self._field(OBSERVE, variables, "observe")
+        extraction = None
+        if r.get("engine") is not None:
+            extraction = ExtractionReport(
+                receipts=[receipt_of(x) for x in r["receipts"]],
+                episodes=r["extractedEpisodes"],
+                skipped_turns=r["skippedTurns"],
+                engine=r["engine"],
+                conflicts=r["conflicts"],
+                deferred=r["deferred"],
+            )
+        return ObserveReport(
+            episode_ids=tuple(r["episodeIds"]),
+            new_episodes=r["newEpisodes"],
+            trigger=r["trigger"],
+            extraction=extraction,
+        )
+
+    async def remember(
+        self,
+        text: str,
+        *,
+        namespace: str | None = None,
+        category: str = "fact",
+        source: str = "human",
+        strategy: str | None = None,
+    ) -> WriteReceipt:
+        """Store one explicit memory as said."""
+        payload = {
+            "text": text,
+            "category": category,
+            "source": source,
+            "strategy": strategy,
+            "namespace": namespace,
+        }
+        r = await self._field(REMEMBER, {"input": payload}, "remember")
+        return receipt_of(r["receipt"])
+
+    async def recall(
+        self, query: str, *, namespace: str | None = None, limit: int = 10, **options: Any
+    ) -> RecallResult:
+        """Ranked memories; options: profile, mode, categories, tiers, min_confidence,
+        include_superseded, as_of, dry, session_id (as for ``Kgmem.recall``), explain."""
+        variables = recall_variables(query, namespace, limit, options)
+        r = await self._field(RECALL, variables, "recall")
+        hits = tuple(hit_of(h) for h in r["hits"])
+        raw = (r.get("xray") or {}).get("raw")
+        xray = xray_of(raw) if raw else Xray(query=query, intent="")
+        return RecallResult(hits=hits, xray=xray, skipped=r.get("skipped"))
+
+    async def explain(
+        self, query: str, *, namespace: str | None = None, limit: int = 10, **options: Any
+    ) -> Xray:
+        """The X-ray of a recall; dry unless ``dry=False`` (explaining is not an access)."""
+        options.setdefault("dry", True)
+        options["explain"] = True
+        return (await self.recall(query, namespace=namespace, limit=limit, **options)).xray

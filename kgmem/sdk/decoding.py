@@ -1,0 +1,103 @@
+"""The API's JSON back into kgmem's own records: write receipts, recall hits, X-rays.
+
+Contract. :func:`receipt_of`, :func:`hit_of` and :func:`xray_of` rebuild
+:class:`~kgmem.records.WriteReceipt`, :class:`~kgmem.recall.engine.RecallHit` and
+:class:`~kgmem.recall.xray.Xray` from the API's camelCase fields (``xray_of`` from
+``Xray.to_dict()``, the API's ``xray.raw``), so code written against ``Memory`` sees the same
+records from the remote client as from the in-process service. Pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from kgmem.recall.engine import RecallHit
+from kgmem.recall.xray import ChannelEvidence, Dropped, DropReason, HitExplain, PathStep, Xray
+from kgmem.records import WriteReceipt
+
+
+def receipt_of(r: Mapping[str, Any]) -> WriteReceipt:
+    return WriteReceipt(
+        action=r["action"],
+        memory_id=r["memoryId"],
+        reason=r.get("reason") or "",
+        related_ids=tuple(r.get("relatedIds") or ()),
+        entities=tuple(r.get("entities") or ()),
+    )
+
+
+def _dt(value: str | None) -> datetime | None:
+    return datetime.fromisoformat(value) if value else None
+
+
+def hit_of(h: Mapping[str, Any]) -> RecallHit:
+    return RecallHit(
+        memory_id=h["memoryId"],
+        content=h["content"],
+        score=float(h["score"]),
+        category=h["category"],
+        status=h["status"],
+        injection=h["injection"],
+        turn_ids=tuple(h.get("turnIds") or ()),
+        valid_from=_dt(h.get("validFrom")),
+        valid_until=_dt(h.get("validUntil")),
+        channels=tuple(
+            ChannelEvidence(c["channel"], int(c["rank"]), float(c["rawScore"]))
+            for c in h.get("channels") or ()
+        ),
+    )
+
+
+def xray_of(raw: Mapping[str, Any]) -> Xray:
+    """The ``Xray`` record back from ``Xray.to_dict()`` (the API's ``xray.raw``)."""
+    hits = tuple(
+        HitExplain(
+            memory_id=h["memory_id"],
+            content=h["content"],
+            final_score=float(h["final_score"]),
+            contributions={k: float(v) for k, v in h["contributions"].items()},
+            channels=tuple(
+                ChannelEvidence(c["channel"], int(c["rank"]), float(c["raw_score"]))
+                for c in h.get("channels", ())
+            ),
+            path=tuple(
+                PathStep(
+                    p["node_id"],
+                    p["label"],
+                    p["name"],
+                    p.get("edge_type"),
+                    p.get("edge_confidence"),
+                )
+                for p in h.get("path", ())
+            ),
+            valid_from=_dt(h.get("valid_from")),
+            valid_until=_dt(h.get("valid_until")),
+            status=h.get("status", "active"),
+            episodes=tuple(h.get("episodes", ())),
+            factors={k: float(v) for k, v in (h.get("factors") or {}).items()},
+            injection=h.get("injection"),
+        )
+        for h in raw.get("hits", ())
+    )
+    dropped = tuple(
+        Dropped(
+            d["memory_id"],
+            d["content"],
+            DropReason(d["reason"]),
+            d.get("detail", ""),
+            d.get("best_score"),
+        )
+        for d in raw.get("dropped", ())
+    )
+    return Xray(
+        query=raw["query"],
+        intent=raw["intent"],
+        sub_queries=tuple(raw.get("sub_queries", ())),
+        hyde=tuple(raw.get("hyde", ())),
+        hits=hits,
+        dropped=dropped,
+        timings={k: float(v) for k, v in (raw.get("timings") or {}).items()},
+        queries_run=tuple(raw.get("queries_run", ())),
+    )

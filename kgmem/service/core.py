@@ -1,0 +1,53 @@
+"""The service's core: construction, connection and the shared argument checks of every concern.
+
+Contract. :class:`ServiceCore` holds the settings, the graph gateway and the lazily-loaded models
+(embedder, spaCy, the LLM client) and the ingestor built on them; constructing it does no I/O.
+``open``/``close`` (or ``async with``) connect and disconnect the graph client. ``_ns`` resolves
+a namespace argument (``None`` → the setting) and checks it; :func:`check_id` checks an id
+argument. The concern mixins of :mod:`kgmem.service` build on this class.
+"""
+
+from __future__ import annotations
+
+from types import TracebackType
+from typing import Self
+
+from kgmem.graph.client import GraphClient
+from kgmem.ingest.ingestor import Ingestor
+from kgmem.ml.embedder import Embedder
+from kgmem.ml.llm import LLMClient
+from kgmem.ml.nlp import Nlp
+from kgmem.settings import Settings
+from kgmem.validation import check_namespace, check_text
+
+
+class ServiceCore:
+    def __init__(self, settings: Settings | None = None) -> None:
+        self.settings = settings or Settings()
+        self.graph = GraphClient(self.settings)
+        self.embedder = Embedder(self.settings)
+        self.nlp = Nlp(self.settings)
+        self.llm = LLMClient(self.settings)
+        self.ingestor = Ingestor(self.settings, self.graph, self.embedder, self.nlp, self.llm)
+
+    async def open(self) -> Self:
+        await self.graph.connect()
+        return self
+
+    async def close(self) -> None:
+        await self.graph.close()
+
+    async def __aenter__(self) -> Self:
+        return await self.open()
+
+    async def __aexit__(
+        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.close()
+
+    def _ns(self, namespace: str | None) -> str:
+        return check_namespace(namespace or self.settings.namespace)
+
+
+def check_id(value: object, what: str = "id") -> str:
+    return check_text(value, what=what, limit=200)

@@ -1,0 +1,75 @@
+"""The service's write path: observe conversation turns, extract what is buffered, remember.
+
+Contract. ``observe`` stores turns durably as episodes and extracts them when a smart-buffer
+trigger fires; ``extract_pending`` extracts every buffered episode now (also after a crash);
+``remember`` stores one explicit memory through the write gate. Each checks its namespace and
+parses its conflict strategy, then hands over to :mod:`kgmem.ingest`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from kgmem.ingest import explicit, extraction, intake
+from kgmem.ingest.ingestor import ExtractionReport
+from kgmem.ingest.intake import ObserveReport
+from kgmem.records import Turn, WriteReceipt
+from kgmem.service.core import ServiceCore
+from kgmem.taxonomy import ConflictStrategy, parse_enum
+
+
+class IngestOps(ServiceCore):
+    """Writing memories: observe, extract_pending, remember."""
+
+    async def observe(
+        self,
+        turns: Sequence[Turn],
+        *,
+        namespace: str | None = None,
+        strategy: ConflictStrategy | str = ConflictStrategy.TEMPORAL,
+        flush: bool = False,
+        now: datetime | None = None,
+    ) -> ObserveReport:
+        """Store turns durably as episodes; extract them when a smart-buffer trigger fires."""
+        return await intake.observe(
+            self.ingestor,
+            turns,
+            namespace=self._ns(namespace),
+            strategy=parse_enum(ConflictStrategy, strategy, "conflict strategy"),
+            flush=flush,
+            now=now,
+        )
+
+    async def extract_pending(
+        self,
+        *,
+        namespace: str | None = None,
+        strategy: ConflictStrategy | str = ConflictStrategy.TEMPORAL,
+    ) -> ExtractionReport:
+        """Extract every buffered episode now (also resumes after a crash)."""
+        return await extraction.extract_pending(
+            self.ingestor,
+            namespace=self._ns(namespace),
+            strategy=parse_enum(ConflictStrategy, strategy, "conflict strategy"),
+        )
+
+    async def remember(
+        self,
+        text: str,
+        *,
+        namespace: str | None = None,
+        category: str = "fact",
+        source: str = "human",
+        strategy: ConflictStrategy | str = ConflictStrategy.TEMPORAL,
+        now: datetime | None = None,
+    ) -> WriteReceipt:
+        return await explicit.remember(
+            self.ingestor,
+            text,
+            namespace=self._ns(namespace),
+            category=category,
+            source=source,
+            strategy=parse_enum(ConflictStrategy, strategy, "conflict strategy"),
+            now=now,
+        )

@@ -1,0 +1,35 @@
+"""The service's read path: recall memories for a query, and the X-ray of a recall.
+
+Contract. ``recall`` builds a request from the query and options (see
+:func:`kgmem.recall.engine.build_request`) and runs the recall engine; ``explain`` returns the
+X-ray of a recall and is dry unless told otherwise, so explaining does not count as an access.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kgmem.recall.engine import RecallResult, build_request, recall
+from kgmem.recall.xray import Xray
+from kgmem.service.core import ServiceCore
+
+
+class RecallOps(ServiceCore):
+    """Reading memories: recall and explain."""
+
+    async def recall(
+        self, query: str, *, namespace: str | None = None, limit: int = 10, **options: Any
+    ) -> RecallResult:
+        """Recall memories for a query; options: profile, mode, categories, tiers,
+        min_confidence, as_of, include_superseded, dry, channels, session_id."""
+        request = build_request(query, namespace or self.settings.namespace, limit=limit, **options)
+        return await recall(self.graph, self.embedder, self.nlp, request)
+
+    async def explain(
+        self, query: str, *, namespace: str | None = None, limit: int = 10, **options: Any
+    ) -> Xray:
+        """The X-ray of a recall. Dry unless ``dry=False`` is passed: explaining a recall should
+        not count as an access to the memories it shows."""
+        options.setdefault("dry", True)
+        result = await self.recall(query, namespace=namespace, limit=limit, **options)
+        return result.xray
