@@ -120,7 +120,7 @@ def install(memo: Memo) -> None:
     for mod, names in (
         (index_search, ("search_memory_vector", "search_memory_fulltext",
                         "search_episode_memories")),
-        (repository, ("search_entity_memories", "search_memory_activation")),
+        (repository, ("search_entity_memories", "search_memory_activation", "find_hub_names")),
     ):  # fmt: skip
         for n in names:
             setattr(mod, n, memo.wrap(n, getattr(mod, n)))

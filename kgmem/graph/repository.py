@@ -131,6 +131,13 @@ async def find_entities(graph: GraphClient, *, namespace: str, limit: int) -> li
     return [r["entity"] for r in rows]
 
 
+async def find_hub_names(
+    graph: GraphClient, *, namespace: str, share: float, limit: int
+) -> list[str]:
+    rows = await graph.run("find_hub_names", namespace=namespace, share=share, limit=limit)
+    return [name for names in rows[0]["names"] for name in names] if rows else []
+
+
 async def find_entity_relations(graph: GraphClient, *, namespace: str, limit: int) -> list[Row]:
     return await graph.run("find_entity_relations", namespace=namespace, limit=limit)
 

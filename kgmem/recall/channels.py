@@ -6,14 +6,16 @@ in worker threads alongside the text searches, and collects each channel's ranke
 per-memory ``Evidence`` in a fixed order, so ranks, fusion and X-ray paths never depend on which
 search answered first. ``collect`` turns one channel's rows into evidence and a ranking;
 ``pool_size`` is the candidate depth every channel fetches (seed 004's 3x overfetch for MMR).
-Every search is scoped to the request's namespace.
+A profile with a ``hub_boost`` below 1 first reads the namespace's hub names (entities most of
+its memories mention, ``find_hub_names``) alongside the embedding, and its text searches weigh
+those names at that boost. Every search is scoped to the request's namespace.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +25,8 @@ from kgmem.ingest.normalize import normalize_name
 from kgmem.ml.embedder import Embedder
 from kgmem.ml.nlp import Nlp
 from kgmem.recall.filters import Evidence
-from kgmem.recall.lucene import to_lucene
+from kgmem.recall.lucene import hub_words, to_lucene
+from kgmem.recall.profiles import get_profile
 from kgmem.records import EntityMention
 
 if TYPE_CHECKING:
@@ -40,6 +43,12 @@ class StageClock:
         now = time.perf_counter()
         self.timings[stage] = round(self.timings.get(stage, 0.0) + (now - self.t) * 1000, 3)
         self.t = now
+
+
+# An entity that at least this share of a namespace's memories mention is a hub (a speaker of a
+# conversation); the profile's hub_boost weighs its names in the text searches.
+HUB_SHARE = 0.1
+HUB_LIMIT = 20
 
 
 def pool_size(req: RecallRequest) -> int:
@@ -103,20 +112,27 @@ async def run_channels(
         def add(name: str, kind: str, query_name: str, search: Awaitable[list[Row] | None]) -> None:
             searches.append((name, kind, query_name, tg.create_task(_rows(search))))
 
+        boost = get_profile(req.profile).hub_boost
+        hubs = (
+            tg.create_task(_hub_words(graph, ns))
+            if boost != 1.0 and {"fulltext", "episode"} & set(req.channels)
+            else None
+        )
         for i, q in enumerate(queries):
             tag = "" if i == 0 else f"#{i}"
-            lucene = to_lucene(q)
             if "vector" in req.channels:
-                search = _vector_search(graph, ns, embedding, i, k)
+                search: Awaitable[list[Row] | None] = _vector_search(graph, ns, embedding, i, k)
                 add("vector" + tag, "vector", "search_memory_vector", search)
-            if "fulltext" in req.channels and lucene:
-                search = index_search.search_memory_fulltext(
-                    graph, namespace=ns, query=lucene, k=k, limit=k
+            if not to_lucene(q):
+                continue
+            if "fulltext" in req.channels:
+                search = _text_search(
+                    index_search.search_memory_fulltext, graph, ns, q, hubs, boost, k
                 )
                 add("fulltext" + tag, "fulltext", "search_memory_fulltext", search)
-            if "episode" in req.channels and lucene:  # the turns' own words, before any rewrite
-                search = index_search.search_episode_memories(
-                    graph, namespace=ns, query=lucene, k=k, limit=k
+            if "episode" in req.channels:  # the turns' own words, before any rewrite
+                search = _text_search(
+                    index_search.search_episode_memories, graph, ns, q, hubs, boost, k
                 )
                 add("episode" + tag, "fulltext", "search_episode_memories", search)
         if mentions is not None:
@@ -142,6 +158,29 @@ async def _rows(search: Awaitable[list[Row] | None]) -> list[Row] | None:
 
 def _names(mentions: Sequence[EntityMention]) -> list[str]:
     return sorted({normalize_name(m.name) for m in mentions} - {""})
+
+
+async def _hub_words(graph: GraphClient, ns: str) -> frozenset[str]:
+    return hub_words(
+        await repository.find_hub_names(graph, namespace=ns, share=HUB_SHARE, limit=HUB_LIMIT)
+    )
+
+
+async def _text_search(
+    search: Callable[..., Awaitable[list[Row]]],
+    graph: GraphClient,
+    ns: str,
+    text: str,
+    hubs: Awaitable[frozenset[str]] | None,
+    boost: float,
+    k: int,
+) -> list[Row] | None:
+    """One fulltext search of ``text``, the namespace's hub names kept at ``boost``."""
+    weak = await hubs if hubs is not None else frozenset()
+    lucene = to_lucene(text, weak, boost)
+    if lucene is None:  # nothing but hub names, and the profile drops them
+        return None
+    return await search(graph, namespace=ns, query=lucene, k=k, limit=k)
 
 
 async def _vector_search(

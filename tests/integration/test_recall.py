@@ -259,3 +259,37 @@ def test_episode_channel_finds_memories_through_their_turns_words(
     }
     assert mine == set(_ids(result))  # nothing from the other namespace's identical turn
     arun(km.wipe_namespace(other))
+
+
+def test_hub_names_are_the_entities_most_memories_of_the_namespace_mention(
+    km: Kgmem, arun: Any, namespace: str
+) -> None:
+    texts = [
+        "Priya adopted two turtles named Shelly and Bolt.",
+        "Priya ran a marathon in Lisbon last spring.",
+        "Priya bakes sourdough bread every Sunday.",
+        "Priya started learning the cello in March.",
+        "Omar fixed the old bicycle in the garage.",
+    ]
+    turns = [
+        Turn(text, speaker="Eva", at=T0 + timedelta(minutes=i)) for i, text in enumerate(texts)
+    ]
+    arun(km.observe(turns, namespace=namespace, flush=True))
+    entities = arun(repository.find_entities(km.graph, namespace=namespace, limit=100))
+    assert entities, "NER found no entity to weigh"
+    top = entities[0]["mention_count"]
+    memories = arun(km.stats(namespace=namespace))["labels"]["Memory"]
+    # an entity is a hub when its mentions reach the share of the namespace's memories
+    hubs = arun(
+        repository.find_hub_names(km.graph, namespace=namespace, share=top / memories, limit=20)
+    )
+    assert entities[0]["name"] in hubs
+    assert not any(e["name"] in hubs for e in entities if e["mention_count"] < top)
+    assert arun(repository.find_hub_names(km.graph, namespace=namespace, share=1.1, limit=20)) == []
+    other = arun(
+        repository.find_hub_names(km.graph, namespace=namespace + "-x", share=0.0, limit=20)
+    )
+    assert other == []  # an empty (or another) namespace has no hubs of this one
+    # precise searches Priya's name at a lower weight, and still finds the turtles by their word
+    hit = arun(km.recall("Priya turtles", namespace=namespace, profile="precise", dry=True))
+    assert hit.hits and "turtles" in hit.hits[0].content

@@ -4,6 +4,7 @@ their split over kgmem's factors, intent tuning, seed 001's three modes, and nam
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 
@@ -135,3 +136,13 @@ def test_channel_weights_are_data_seed_profiles_fuse_plainly() -> None:
     assert all(0.0 < precise.channel_weights[c] < lexical for c in ("entity", "activation"))
     tuned = precise.tuned(utility_boost=0.2, vector_weight=0.6, fts_weight=0.4)
     assert tuned.channel_weights == precise.channel_weights
+
+
+def test_only_precise_weakens_hub_names_and_tuning_keeps_it() -> None:
+    """Seed 003's profiles search every query word at full weight (no hub lookup at all);
+    precise keeps a namespace's hub names at a positive boost below 1, and intent tuning of a
+    tunable profile carries the boost over."""
+    assert all(p.hub_boost == 1.0 for n, p in PROFILES.items() if n != "precise")
+    assert 0.0 < PROFILES["precise"].hub_boost < 1.0
+    tunable = replace(PROFILES["balanced"], hub_boost=0.5)
+    assert tunable.tuned(utility_boost=0.3).hub_boost == 0.5

@@ -1,4 +1,5 @@
-"""``turns_by_relevance``: a memory's turns, most query words first, ties in provenance order.
+"""``turns_by_relevance``: a memory's turns, most query word stems first, ties by rarity, then
+provenance order.
 
 ``get_recall_candidates`` sends a turn's text only when the memory has several turns; these
 laws are why that cannot change a hit's turn ids: with one turn the text never matters, and with
@@ -13,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kgmem.ingest.linking import content_words
-from kgmem.recall.engine import turns_by_relevance
+from kgmem.recall.engine import turn_word_rarity, turns_by_relevance
 
 WORDS = st.sampled_from(["pepper", "beagle", "shelter", "berlin", "ramen", "the", "a", "hiking"])
 TEXT = st.lists(WORDS, max_size=8).map(" ".join)
@@ -43,3 +44,33 @@ def test_several_turns_are_ordered_by_shared_words_then_provenance(
 def test_a_turn_without_text_sorts_after_one_that_shares_words() -> None:
     turns = [{"turn": "t0"}, {"turn": "t1", "text": "Pepper the beagle"}]
     assert turns_by_relevance("Where is Pepper the beagle?", turns) == ("t1", "t0")
+
+
+def test_turns_match_on_word_stems() -> None:
+    turns = [{"turn": "t0", "text": "We went to the beach"}, {"turn": "t1", "text": "She paints"}]
+    assert turns_by_relevance("What did Melanie paint?", turns) == ("t1", "t0")
+
+
+def test_equal_stem_counts_go_to_the_rarer_shared_word() -> None:
+    turns = [
+        {"turn": "t0", "text": "Hey Caroline, how are you?"},
+        {"turn": "t1", "text": "I adopted two turtles"},
+    ]
+    query = "Caroline turtles"
+    others = [{"turn": f"x{i}", "text": "Caroline said hi"} for i in range(5)]
+    rarity = turn_word_rarity(turns + others)
+    assert rarity["turtles"] > rarity["caroline"]
+    assert turns_by_relevance(query, turns) == ("t0", "t1")  # a tie: provenance order
+    assert turns_by_relevance(query, turns, rarity) == ("t1", "t0")
+
+
+@given(st.lists(TEXT, min_size=1, max_size=8))
+def test_rarity_is_positive_and_falls_with_document_frequency(texts: list[str]) -> None:
+    turns = [{"turn": f"t{i}", "text": t} for i, t in enumerate(texts)]
+    rarity = turn_word_rarity(turns)
+    df = {w: sum(w in set(content_words(t)) for t in texts) for w in rarity}
+    assert all(v > 0 for v in rarity.values())
+    for a in rarity:
+        for b in rarity:
+            if df[a] < df[b]:
+                assert rarity[a] > rarity[b]
