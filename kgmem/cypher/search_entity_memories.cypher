@@ -1,5 +1,9 @@
 // Entity channel: entities named in the query (by normalised name/alias or fulltext) → memories that mention them, up to 2 relation hops. One row holds the ranked list (the async driver's per-record cost).
 // params: $namespace, $names, $query, $hops, $limit
+// A hub entity is mentioned by thousands of memories, so each mention row stays small: the path
+// is carried as one list and spelled out only for the $limit memories returned, and the two hop
+// branches are UNION ALL (a row of hop 0 never equals one of hop 1, and MENTIONS is MERGEd, so
+// the de-duplication found nothing): ~40 % less server CPU, the same rows (session 7).
 CALL () {
   MATCH (e:Entity {namespace: $namespace})
   WHERE e.normalized_name IN $names OR any(a IN coalesce(e.aliases_norm, []) WHERE a IN $names)
@@ -13,9 +17,9 @@ CALL () {
 WITH e, max(match) AS match
 CALL (e, match) {
   MATCH (m:Memory {namespace: $namespace})-[r:MENTIONS]->(e)
-  RETURN m, match * coalesce(r.confidence, 0.5) AS score,
-         [e.name] AS names, [coalesce(r.confidence, 0.5)] AS confs, 0 AS hops
-  UNION
+  WITH m, match * coalesce(r.confidence, 0.5) AS score, coalesce(r.confidence, 0.5) AS conf
+  RETURN m, score, [score, conf] AS via, 0 AS hops
+  UNION ALL
   WITH e, match
   MATCH (e)-[rel:RELATED]-(e2:Entity {namespace: $namespace})
   WHERE $hops >= 1
@@ -23,14 +27,16 @@ CALL (e, match) {
   ORDER BY rc DESC LIMIT 10
   MATCH (m:Memory {namespace: $namespace})-[r:MENTIONS]->(e2)
   RETURN m, match * 0.5 * rc * coalesce(r.confidence, 0.5) AS score,
-         [e.name, rtype, e2.name] AS names, [rc, coalesce(r.confidence, 0.5)] AS confs, 1 AS hops
+         [e.name, rtype, e2.name, rc, coalesce(r.confidence, 0.5)] AS via, 1 AS hops
 }
-WITH m, score, names, confs, hops
+WITH e, m, score, via, hops
 ORDER BY score DESC
-WITH m, collect({score: score, names: names, confs: confs, hops: hops})[0] AS best,
-     sum(score) AS total
+WITH m, collect([e, via, hops])[0] AS best, sum(score) AS total
 WITH m.id AS id, total AS score, best
 ORDER BY score DESC, id
 LIMIT $limit
-RETURN collect({id: id, score: score, path: best.names, confidences: best.confs,
-                hops: best.hops}) AS rows
+WITH id, score, best[0] AS e, best[1] AS via, best[2] AS hops
+RETURN collect({id: id, score: score,
+                path: CASE hops WHEN 0 THEN [e.name] ELSE via[..3] END,
+                confidences: CASE hops WHEN 0 THEN [via[1]] ELSE via[3..] END,
+                hops: hops}) AS rows

@@ -5,8 +5,10 @@ exactly as if the namespace had an index of its own, as long as its rows are wit
 ``OVERFETCH_CAP`` of the shared index. Neo4j 5's index procedures have no filter, so a query reads
 the top ``k`` of every namespace and keeps its own; when a busy neighbour crowds a namespace out
 of that window (fewer own rows than asked for although the index had more to give), the search
-is run again over a window four times wider, up to the cap. A store with one namespace never
-pays for the second read. Rows are ``{"id", "score"}`` for recall and the gate's neighbour rows
+is run again over a window four times wider, up to the cap. Recall's searches take the next
+windows with them (``WINDOWS_PER_STATEMENT``) and widen on the server, so a crowded namespace
+pays for the wider reads but not for a round trip each. A store with one namespace never pays
+for the second read. Rows are ``{"id", "score"}`` for recall and the gate's neighbour rows
 for the write path; the episode channel reads episodes and returns the memories derived from them.
 """
 
@@ -21,10 +23,19 @@ from kgmem.graph.client import GraphClient, Row
 # should get a database of its own; the search then returns what the window held.
 OVERFETCH_CAP = 10_000
 WIDEN = 4
+WINDOWS_PER_STATEMENT = 3  # the widening steps one recall search statement runs on the server
 
 
 def _wider(k: int) -> int:
     return min(k * WIDEN, OVERFETCH_CAP)
+
+
+def _windows(k: int) -> list[int]:
+    """``k`` and the wider windows after it that one statement may read, in order."""
+    windows = [k]
+    while len(windows) < WINDOWS_PER_STATEMENT and windows[-1] < OVERFETCH_CAP:
+        windows.append(_wider(windows[-1]))
+    return windows
 
 
 def _short(found: int, wanted: int, seen: int, k: int) -> bool:
@@ -33,12 +44,16 @@ def _short(found: int, wanted: int, seen: int, k: int) -> bool:
 
 
 async def _widening(
-    once: Callable[[int], Awaitable[Row]], k: int, limit: int, found: str = "hits"
+    once: Callable[[list[int]], Awaitable[Row]], k: int, limit: int, found: str = "hits"
 ) -> list[Row]:
-    """Run a one-row search (``seen``, ``hits`` and, when it is not the hits themselves, the
-    count named ``found``) over ever wider windows while the namespace is crowded out."""
+    """Run a one-row search over ever wider windows while the namespace is crowded out. The
+    statement reads the windows it is given in turn, stopping at the first that is not short,
+    and answers ``level`` (the index of the window it read last), ``seen``, ``hits`` and, when
+    it is not the hits themselves, the count named ``found``."""
     while True:
-        row = await once(k)
+        windows = _windows(k)
+        row = await once(windows)
+        k = windows[int(row["level"])]
         count = len(row["hits"]) if found == "hits" else int(row[found])
         if not _short(count, limit, int(row["seen"]), k):
             return list(row["hits"])
@@ -48,9 +63,13 @@ async def _widening(
 async def search_memory_vector(
     graph: GraphClient, *, namespace: str, embedding: list[float], k: int, limit: int
 ) -> list[Row]:
-    async def once(window: int) -> Row:
+    async def once(windows: list[int]) -> Row:
         rows = await graph.run(
-            "search_memory_vector", namespace=namespace, embedding=embedding, k=window, limit=limit
+            "search_memory_vector",
+            namespace=namespace,
+            embedding=embedding,
+            windows=windows,
+            limit=limit,
         )
         return rows[0]
 
@@ -60,9 +79,9 @@ async def search_memory_vector(
 async def search_memory_fulltext(
     graph: GraphClient, *, namespace: str, query: str, k: int, limit: int
 ) -> list[Row]:
-    async def once(window: int) -> Row:
+    async def once(windows: list[int]) -> Row:
         rows = await graph.run(
-            "search_memory_fulltext", namespace=namespace, query=query, k=window, limit=limit
+            "search_memory_fulltext", namespace=namespace, query=query, windows=windows, limit=limit
         )
         return rows[0]
 
@@ -98,9 +117,13 @@ async def search_episode_memories(
 ) -> list[Row]:
     """Memories of the namespace derived from the episodes that best match ``query``."""
 
-    async def once(window: int) -> Row:
+    async def once(windows: list[int]) -> Row:
         rows = await graph.run(
-            "search_episode_memories", namespace=namespace, query=query, k=window, limit=limit
+            "search_episode_memories",
+            namespace=namespace,
+            query=query,
+            windows=windows,
+            limit=limit,
         )
         return rows[0]
 

@@ -1,8 +1,9 @@
 """The channel searches of one recall, and the stage clock that times them.
 
 ``run_channels`` starts every channel of a request at once (vector, memory and episode fulltext,
-entity) for the query and each sub-query, with the query embedding and spaCy's entities computed
-in worker threads alongside the text searches, and collects each channel's ranked rows into
+entity) for the query and each sub-query, with the query embedding computed in a worker thread
+alongside the searches and spaCy's entities found first, on the event loop, and collects each
+channel's ranked rows into
 per-memory ``Evidence`` in a fixed order, so ranks, fusion and X-ray paths never depend on which
 search answered first. ``collect`` turns one channel's rows into evidence and a ranking;
 ``pool_size`` is the candidate depth every channel fetches (seed 004's 3x overfetch for MMR).
@@ -96,22 +97,22 @@ async def run_channels(
     queries = [req.query, *subs[1:]] if len(subs) > 1 else [req.query]
     k = pool_size(req)
     ns = req.namespace
-    # The text searches need neither the embedding nor the query's entities, so they start at
-    # once and run on the server while the embedder and spaCy work in threads; the vector and
-    # entity searches start as soon as their input is there. The results are still collected
-    # in the fixed order below, so ranks, fusion and paths do not depend on who answered first.
+    # The embedding runs in a thread (ONNX Runtime releases the GIL) while the searches run on
+    # the server. spaCy does not release the GIL: in a thread it took the GIL at each of the
+    # loop's socket sends and made every statement of the recall wait for it (the loop waits up
+    # to the 5 ms switch interval to get it back), so it runs here, on the loop, before any
+    # statement is sent — a few ms, and the entity search, the longest, starts right after it.
+    # The results are still collected in the fixed order below, so ranks, fusion and paths do
+    # not depend on who answered first.
     searches: list[tuple[str, str, str, asyncio.Task[list[Row] | None]]] = []
     async with asyncio.TaskGroup() as tg:
         embedding = tg.create_task(asyncio.to_thread(embedder.embed_query, queries))
-        mentions = (
-            tg.create_task(asyncio.to_thread(nlp.entities, req.query))
-            if "entity" in req.channels
-            else None
-        )
+        names = _names(nlp.entities(req.query)) if "entity" in req.channels else None
 
         def add(name: str, kind: str, query_name: str, search: Awaitable[list[Row] | None]) -> None:
             searches.append((name, kind, query_name, tg.create_task(_rows(search))))
 
+        entity = tg.create_task(_entity_search(graph, req, names)) if names is not None else None
         boost = get_profile(req.profile).hub_boost
         hubs = (
             tg.create_task(_hub_words(graph, ns))
@@ -135,11 +136,10 @@ async def run_channels(
                     index_search.search_episode_memories, graph, ns, q, hubs, boost, k
                 )
                 add("episode" + tag, "fulltext", "search_episode_memories", search)
-        if mentions is not None:
-            add("entity", "entity", "search_entity_memories", _entity_search(graph, req, mentions))
+        if entity is not None:  # sent first, collected last, as before
+            searches.append(("entity", "entity", "search_entity_memories", entity))
         vecs = await embedding
-        names = _names(await mentions) if mentions is not None else []
-        run.tick("embed")  # embedding and NER; the text searches ran alongside
+        run.tick("embed")  # NER and the embedding; the searches ran alongside
     ev: dict[str, Evidence] = {}
     rankings: list[tuple[str, list[str]]] = []
     for name, kind, query_name, task in searches:
@@ -149,7 +149,7 @@ async def run_channels(
         run.queries.append(query_name)
         collect(ev, rankings, name, rows, kind)
     run.tick("channels")
-    return ev, rankings, vecs[0], frozenset(names)
+    return ev, rankings, vecs[0], frozenset(names or ())
 
 
 async def _rows(search: Awaitable[list[Row] | None]) -> list[Row] | None:
@@ -193,9 +193,8 @@ async def _vector_search(
 
 
 async def _entity_search(
-    graph: GraphClient, req: RecallRequest, mentions: Awaitable[list[EntityMention]]
+    graph: GraphClient, req: RecallRequest, names: list[str]
 ) -> list[Row] | None:
-    names = _names(await mentions)
     lucene = to_lucene(req.query)
     if not names and not lucene:
         return None

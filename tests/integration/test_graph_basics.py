@@ -153,6 +153,16 @@ def test_a_crowded_shared_index_still_yields_the_namespaces_own_rows(
         )
     )
     assert {r["id"] for r in text} == ours
+    # A window of 1 row: the statement reads the windows 1, 4 and 16 on the server (all crowd),
+    # then the client goes on with 64, which holds ours: two statements, the same rows.
+    for search, arg in [
+        (index_search.search_memory_vector, {"embedding": target}),
+        (index_search.search_memory_fulltext, {"query": "quokka"}),
+    ]:
+        before = km.graph.statements_run
+        rows = arun(search(km.graph, namespace=namespace, k=1, limit=3, **arg))  # type: ignore[operator]
+        assert {r["id"] for r in rows} == ours
+        assert km.graph.statements_run - before == 2
     rows = arun(
         index_search.search_memory_neighbours(
             km.graph,
@@ -271,3 +281,53 @@ def test_every_catalog_query_plans_without_deprecations(km: Kgmem, arun: Any) ->
     no feature the server reports as deprecated (e.g. an importing ``WITH`` in ``CALL {}``)."""
     notices = {name: arun(km.graph.deprecations(name)) for name in sorted(load_catalog())}
     assert {name: n for name, n in notices.items() if n} == {}
+
+
+def test_entity_channel_scores_direct_and_one_hop_mentions(
+    km: Kgmem, arun: Any, namespace: str
+) -> None:
+    # Ada is named in the query; Bo is one RELATED hop away. A memory scores the sum of its
+    # paths (direct: match x mention confidence; one hop: match x 0.5 x relation x mention) and
+    # carries its best path for the X-ray.
+    now = datetime.now(UTC)
+
+    def ent(name: str, conf: float) -> dict[str, Any]:
+        return {
+            "id": f"{namespace}-{name}",
+            "name": name,
+            "normalized_name": name.lower(),
+            "type": "person",
+            "confidence": conf,
+            "created_at": now,
+        }
+
+    vec = _unit([1.0] * 384)
+    direct = _store(km, arun, namespace, "Ada rows", vec, [ent("Ada", 0.9)])
+    hop = _store(km, arun, namespace, "Bo rides", vec, [ent("Bo", 0.7)])
+    both = _store(km, arun, namespace, "Ada and Bo", vec, [ent("Ada", 0.6), ent("Bo", 0.7)])
+    relation = {
+        "source_id": f"{namespace}-Ada",
+        "target_id": f"{namespace}-Bo",
+        "type": "works_with",
+        "confidence": 0.8,
+        "delta": 0.0,
+        "at": now,
+        "memory_id": direct,
+        "inferred": False,
+    }
+    arun(
+        km.graph.write_batch(
+            [repository.relate_entities(namespace=namespace, relations=[relation])]
+        )
+    )
+    rows = arun(
+        repository.search_entity_memories(
+            km.graph, namespace=namespace, names=["ada"], query="", hops=2, limit=10
+        )
+    )
+    got = [(r["id"], round(r["score"], 9), r["path"], r["confidences"], r["hops"]) for r in rows]
+    assert got == [
+        (direct, 0.9, ["Ada"], [0.9], 0),
+        (both, round(0.6 + 0.5 * 0.8 * 0.7, 9), ["Ada"], [0.6], 0),
+        (hop, round(0.5 * 0.8 * 0.7, 9), ["Ada", "works_with", "Bo"], [0.8, 0.7], 1),
+    ]
