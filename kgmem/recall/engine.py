@@ -1,7 +1,7 @@
 """The recall orchestrator: query understanding, channels, fusion, scoring, filters, MMR, touch.
 
 Every stage but the I/O is a pure function from ``kgmem/recall`` (query, fusion, filters,
-scoring, diversity, xray); this module only sequences them around the channel searches
+scoring, diversity, turns, xray); this module only sequences them around the channel searches
 (``channels.py``), the activation and hydration queries and the touch write, and times each
 stage. Every query is scoped to the request's namespace, so no other namespace's memory reaches
 a hit or the X-ray. A ``dry`` recall reads only; otherwise the hits are touched (access count,
@@ -11,9 +11,7 @@ last access, stability, Hebbian co-activation, 2% boost to linked neighbours).
 from __future__ import annotations
 
 import asyncio
-import math
-from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -22,7 +20,6 @@ from kgmem.errors import InvalidInput
 from kgmem.graph import index_search, repository
 from kgmem.graph.client import GraphClient
 from kgmem.ingest.episodes import as_utc
-from kgmem.ingest.linking import content_words
 from kgmem.lifecycle.retention import effective_stability, fsrs_retention
 from kgmem.lifecycle.strength import after_access
 from kgmem.ml.embedder import Embedder
@@ -41,6 +38,7 @@ from kgmem.recall.query import (
     should_skip,
 )
 from kgmem.recall.scoring import Candidate, Scored, rank
+from kgmem.recall.turns import common_entity_words, turn_word_rarity, turns_by_relevance
 from kgmem.recall.xray import ChannelEvidence, Dropped, DropReason, HitExplain, PathStep, Xray
 from kgmem.taxonomy import Category, Tier, parse_enum
 from kgmem.validation import check_limit, check_namespace, check_text
@@ -52,7 +50,6 @@ ACTIVATION_SEEDS = 10
 ACTIVATION_DECAY = 0.5  # activation halves per hop
 FANOUT_CAP = 50  # entities mentioned by more memories than this do not spread activation
 CO_ACTIVATION_TOP = 5  # Hebbian pairs are formed among the top hits
-STEM = 5  # letters of a word that order a hit's turns (a cheap stemmer; LoCoMo replay +0.004)
 
 
 @dataclass(frozen=True)
@@ -265,49 +262,6 @@ async def recall(
         tuple(run.queries),
     )
     return RecallResult(tuple(hits), xray)
-
-
-def turns_by_relevance(
-    query: str,
-    turns: Sequence[dict[str, Any]],
-    rarity: Mapping[str, float] | None = None,
-    common: frozenset[str] = frozenset(),
-) -> tuple[str, ...]:
-    """A memory's source turns, the ones that share the most query word stems first (a stem is a
-    word's first ``STEM`` letters: "painting" asks for "paints"), equal counts broken by how rare
-    the shared words are (``rarity``, see ``turn_word_rarity``; a shared speaker name is common,
-    a shared "turtles" is not), then provenance order (the turn that created the memory, then
-    its reinforcements). ``common`` words (``common_entity_words``: the speaker a question
-    names) do not count: a turn that greets the speaker by name is not about the question."""
-    asked = set(content_words(query)) - common
-    stems = {w[:STEM] for w in asked}
-    weight = rarity or {}
-
-    def key(item: tuple[int, dict[str, Any]]) -> tuple[int, float, int]:
-        words = set(content_words(item[1].get("text") or ""))
-        shared = len(stems & {w[:STEM] for w in words})
-        return (-shared, -sum(weight.get(w, 0.0) for w in asked & words), item[0])
-
-    ranked = sorted(enumerate(turns), key=key)
-    return tuple(dict.fromkeys(str(t["turn"]) for _, t in ranked))
-
-
-def common_entity_words(entities: Sequence[Sequence[str]]) -> frozenset[str]:
-    """The words of the entities that at least half of a recall's candidates mention (each
-    candidate's list of normalised entity names)."""
-    counts = Counter(n for names in entities for n in set(names))
-    half = len(entities) / 2
-    return frozenset(w for n, c in counts.items() if c >= half for w in content_words(n))
-
-
-def turn_word_rarity(turns: Sequence[dict[str, Any]]) -> dict[str, float]:
-    """Inverse document frequency of each content word over ``turns`` (a recall's candidate
-    turns): ``log(1 + n / df)``."""
-    df: Counter[str] = Counter()
-    for t in turns:
-        df.update(set(content_words(t.get("text") or "")))
-    n = len(turns)
-    return {w: math.log(1 + n / c) for w, c in df.items()}
 
 
 def _cos(raw: float | None) -> float | None:

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kgmem.ingest.linking import content_words
-from kgmem.recall.engine import turn_word_rarity, turns_by_relevance
+from kgmem.recall.turns import turn_word_rarity, turns_by_relevance
 
 WORDS = st.sampled_from(["pepper", "beagle", "shelter", "berlin", "ramen", "the", "a", "hiking"])
 TEXT = st.lists(WORDS, max_size=8).map(" ".join)
