@@ -28,12 +28,12 @@ from kgmem.recall.channels import StageClock, collect, pool_size, run_channels
 from kgmem.recall.diversity import centroid, gate_confidence, hit_confidence, mmr
 from kgmem.recall.filters import Evidence, Filters, apply_filters, to_candidate
 from kgmem.recall.fusion import fuse
+from kgmem.recall.hyde import hyde_variants
 from kgmem.recall.profiles import get_mode, get_profile
 from kgmem.recall.query import (
     STRATEGIES,
     classify_intent,
     decompose,
-    hyde_variants,
     should_expand,
     should_skip,
 )

@@ -1,13 +1,12 @@
-"""Query understanding before any channel runs (DESIGN §5 step 1): gate, intent, split, HyDE.
+"""Query understanding before any channel runs (DESIGN §5 step 1): gate, intent, split, scope.
 
 Contract: pure functions over the query text, no I/O, no model, no clock. ``should_skip`` is seed
 004's pre-retrieval gate and returns why a message needs no memory lookup (``"empty"``,
 ``"greeting"``, ``"acknowledgement"``, ``"slash_command"``, ``"single_word_ack"``) or None.
 ``classify_intent`` is seed 004's keyword-heuristic router (EN, plus the seed's TR cues) and
 :data:`STRATEGIES` is seed 004's strategy table as data. ``decompose`` splits a compound query into
-2-4 sub-queries (or returns ``[query]``); ``hyde_variants`` returns 2-3 template-based hypothetical
-memory statements for one of seed 004's seven HyDE intents (zero LLM). ``should_expand`` is seed
-002's auto-expansion rule and ``recall_namespaces`` its "namespace plus default" scope.
+2-4 sub-queries (or returns ``[query]``); HyDE expansion lives in ``hyde.py``. ``should_expand`` is
+seed 002's auto-expansion rule and ``recall_namespaces`` its "namespace plus default" scope.
 """
 
 from __future__ import annotations
@@ -22,12 +21,13 @@ from kgmem.taxonomy import Category, MemoryRelation
 # --- Pre-retrieval gate (seed 004) --------------------------------------------------------------
 
 
-def _words(text: str) -> frozenset[str]:
+def word_set(text: str) -> frozenset[str]:
+    """The whitespace-separated words of a word list written as one string."""
     return frozenset(text.split())
 
 
 # Seed 004 names "hi, hello, merhaba, selam"; the rest are their everyday EN/TR siblings.
-GREETINGS: frozenset[str] = _words(
+GREETINGS: frozenset[str] = word_set(
     """hi hello hey heya hiya yo howdy greetings gm merhaba merhabalar selam selamlar günaydın
     sa"""
 ) | frozenset(
@@ -38,16 +38,16 @@ GREETINGS: frozenset[str] = _words(
     }
 )  # fmt: skip
 # Seed 004's confirmations ("ok", "sure", "tamam", "evet") and their siblings.
-CONFIRMATIONS: frozenset[str] = _words(
+CONFIRMATIONS: frozenset[str] = word_set(
     """ok okay okey k kk sure yes yeah yep yup no nope nah alright fine done right correct
     tamam tamamdır evet hayır olur peki anladım"""
 )
 # Seed 004's "single-word acknowledgements": thanks and reactions that ask for nothing.
-ACK_WORDS: frozenset[str] = _words(
+ACK_WORDS: frozenset[str] = word_set(
     """thanks thank thx ty cheers cool nice great perfect awesome excellent lol haha hmm wow
     understood noted got teşekkürler teşekkür sağol sağ eyvallah tşk süper harika güzel"""
 )
-_ACK_FILLERS = _words(
+_ACK_FILLERS = word_set(
     "you it that sounds good makes sense will do very much a lot so please ol lütfen"
 )
 _SLASH_RE = re.compile(r"^/[A-Za-z][\w-]*(?:\s|$)")
@@ -97,28 +97,29 @@ class Intent(StrEnum):
     GENERAL = "general"
 
 
-def _cue(*patterns: str) -> re.Pattern[str]:
+def cue(*patterns: str) -> re.Pattern[str]:
+    """One case-insensitive pattern matching any of ``patterns`` as whole words."""
     return re.compile(r"\b(?:" + "|".join(patterns) + r")\b", re.IGNORECASE)
 
 
 # Checked in this order: "why did I stop liking jazz" is causal, "when did I start running"
 # temporal, "who is my favourite author" a preference; entity profiles beat plain lookups.
 _INTENT_CUES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
-    (Intent.CAUSAL, _cue(r"why", r"how come", r"because", r"reasons?", r"caused?", r"causes",
+    (Intent.CAUSAL, cue(r"why", r"how come", r"because", r"reasons?", r"caused?", r"causes",
                          r"led to", r"lead to", r"due to", r"result(?:ed)? in", r"what made",
                          r"consequences?", r"effects? of", r"neden", r"niçin", r"niye", r"sebep")),
-    (Intent.TEMPORAL, _cue(r"when", r"what time", r"what date", r"which (?:day|year|month)",
+    (Intent.TEMPORAL, cue(r"when", r"what time", r"what date", r"which (?:day|year|month)",
                            r"how long ago", r"since when", r"timeline", r"history of",
                            r"used to", r"previously", r"before", r"after", r"ago", r"last (?:week|"
                            r"month|year|time)", r"first time", r"yesterday", r"recently",
                            r"earlier", r"in \d{4}", r"ne zaman", r"önce", r"sonra")),
-    (Intent.PREFERENCE, _cue(r"prefers?", r"preferred", r"favou?rites?", r"likes?", r"love",
+    (Intent.PREFERENCE, cue(r"prefers?", r"preferred", r"favou?rites?", r"likes?", r"love",
                              r"loves", r"hates?", r"dislikes?", r"enjoys?", r"into", r"opinion",
                              r"rather", r"tercih\w*", r"sever", r"sevmez", r"favori")),
-    (Intent.ENTITY_PROFILE, _cue(r"who (?:is|was|are|were)", r"who's", r"tell me about",
+    (Intent.ENTITY_PROFILE, cue(r"who (?:is|was|are|were)", r"who's", r"tell me about",
                                  r"what do (?:you|we) know about", r"profile of", r"describe",
                                  r"kimdir", r"kim", r"hakkında")),
-    (Intent.FACTUAL, _cue(r"what", r"which", r"where", r"how (?:many|much|old|far|big)",
+    (Intent.FACTUAL, cue(r"what", r"which", r"where", r"how (?:many|much|old|far|big)",
                           r"name of", r"(?:is|are|was|were|does|do|did|has|have|can) (?:i|my|"
                           r"the|he|she|they|we)", r"nedir", r"nerede", r"kaç", r"hangi")),
 )  # fmt: skip
@@ -126,8 +127,8 @@ _INTENT_CUES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
 
 def classify_intent(query: str) -> Intent:
     """Seed 004's keyword-heuristic intent; GENERAL when no cue fires."""
-    for intent, cue in _INTENT_CUES:
-        if cue.search(query):
+    for intent, pattern in _INTENT_CUES:
+        if pattern.search(query):
             return intent
     return Intent.GENERAL
 
@@ -243,109 +244,6 @@ def decompose(query: str) -> list[str]:
     if len(unique) > MAX_SUB_QUERIES:  # keep everything, fold the tail into the last sub-query
         unique = [*unique[: MAX_SUB_QUERIES - 1], " ".join(unique[MAX_SUB_QUERIES - 1 :])]
     return unique
-
-
-# --- HyDE templates (seed 004) -----------------------------------------------------------------
-
-
-class HydeIntent(StrEnum):
-    """Seed 004's seven HyDE intents (distinct from the router's intents)."""
-
-    DEFINITION = "definition"
-    HOWTO = "howto"
-    REASONING = "reasoning"
-    LOOKUP = "lookup"
-    TECHNICAL = "technical"
-    PREFERENCE = "preference"
-    GENERAL = "general"
-
-
-# EN and TR cues (seed 004's B7 added the Turkish ones), first match wins: a reason question stays
-# one whatever it is about ("why did the deploy fail"), a preference beats a definition ("what is
-# my favourite colour"), and technical beats how-to ("how do I fix this error").
-_HYDE_CUES: tuple[tuple[HydeIntent, re.Pattern[str]], ...] = (
-    (HydeIntent.REASONING, _cue(r"why", r"how come", r"reason", r"neden", r"niye", r"niçin")),
-    (HydeIntent.PREFERENCE, _cue(r"prefers?", r"favou?rite", r"likes?", r"dislikes?", r"love",
-                                 r"hates?", r"enjoys?", r"tercih\w*", r"sever", r"favori")),
-    (HydeIntent.DEFINITION, _cue(r"what is", r"what's", r"what are", r"define", r"definition",
-                                 r"meaning of", r"what does .+ mean", r"nedir", r"ne demek")),
-    (HydeIntent.LOOKUP, _cue(r"where", r"which file", r"find", r"locate", r"nerede", r"nerde")),
-    (HydeIntent.TECHNICAL, _cue(r"debug\w*", r"errors?", r"bugs?", r"crash\w*", r"stack ?trace",
-                                r"traceback", r"exception", r"fix", r"broken", r"not working",
-                                r"config\w*", r"hata\w*", r"ayar\w*")),
-    (HydeIntent.HOWTO, _cue(r"how (?:do|can|should|to|would)", r"steps to", r"way to",
-                            r"nasıl")),
-)  # fmt: skip
-
-HYDE_TEMPLATES: dict[HydeIntent, tuple[str, ...]] = {
-    HydeIntent.DEFINITION: ("{t} is", "{t} refers to", "The meaning of {t} is"),
-    HydeIntent.HOWTO: ("To {t}, the steps are", "The way to {t} is", "{t} is done by"),
-    HydeIntent.REASONING: ("{t} because", "The reason for {t} is", "{t} was caused by"),
-    HydeIntent.LOOKUP: ("{t} is located in", "{t} can be found at", "The location of {t} is"),
-    HydeIntent.TECHNICAL: ("The fix for {t} was", "{t} was caused by",
-                           "The configuration for {t} is"),
-    HydeIntent.PREFERENCE: ("The user prefers {t}", "The user likes {t}",
-                            "The user's favourite {t} is"),
-    HydeIntent.GENERAL: ("{t}", "The user mentioned {t}", "Information about {t}"),
-}  # fmt: skip
-
-_LEAD_RE = re.compile(
-    r"^(?:(?:what|which|who|whom|whose|where|when|why|how)(?:\s+(?:much|many|long|often|come|to|"
-    r"is|are|was|were|do|does|did|can|could|should|would|will|has|have|had|'s))*\s+)?"
-    r"(?:(?:i|we|you|the user)\s+)?(?:define|explain|describe|tell me about)?\s*",
-    re.IGNORECASE,
-)
-_TECH_LEAD_RE = re.compile(r"^(?:fix|debug|solve|resolve|configure|set up)\s+", re.IGNORECASE)
-# Memories are stored in the third person ("The user prefers tea", seed 004's standalone
-# rewriting), so hypothetical documents speak about "the user" too.
-_PERSON_RE: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"\b(?:my|mine)\b", re.IGNORECASE), "the user's"),
-    (re.compile(r"\b(?:I|me)\b"), "the user"),
-)
-_TR_QUESTION_RE = re.compile(r"\b(?:nedir|ne demek|nasıl|neden|niye|niçin|nerede|nerde|mi|mı)\b")
-_PREFERENCE_NOISE = _words(
-    """what which who do does did i me my you like likes prefer prefers love loves enjoy enjoys
-    favorite favourite kind sort type of is are the most best really"""
-)
-
-
-def classify_hyde_intent(query: str) -> HydeIntent:
-    """Which of seed 004's HyDE templates fit ``query``; GENERAL when no cue fires."""
-    for intent, cue in _HYDE_CUES:
-        if cue.search(query):
-            return intent
-    return HydeIntent.GENERAL
-
-
-def _topic(query: str, intent: HydeIntent) -> str:
-    text = _TR_QUESTION_RE.sub(" ", query.strip().rstrip("?!. ").strip())
-    if intent is HydeIntent.PREFERENCE:
-        words = [w for w in text.split() if w.lower().strip(",.'’") not in _PREFERENCE_NOISE]
-        text = " ".join(words)
-    else:
-        text = _TECH_LEAD_RE.sub("", _LEAD_RE.sub("", text, count=1), count=1)
-    for pattern, replacement in _PERSON_RE:
-        text = pattern.sub(replacement, text)
-    text = re.sub(r"\s+", " ", text).strip(" ,")
-    return text or query.strip()
-
-
-def hyde_variants(query: str, intent: HydeIntent | None = None) -> list[str]:
-    """Seed 004's template HyDE: 2-3 hypothetical memory statements for ``query`` (no LLM).
-
-    The caller embeds the query together with these and searches with their centroid.
-    """
-    chosen = intent if intent is not None else classify_hyde_intent(query)
-    topic = _topic(query, chosen)
-    variants: list[str] = []
-    for template in HYDE_TEMPLATES[chosen]:
-        text = template.format(t=topic).strip()
-        if not text:  # a blank query leaves the bare "{t}" template empty
-            continue
-        text = text[0].upper() + text[1:]
-        if text.lower() not in {v.lower() for v in variants} | {query.strip().lower()}:
-            variants.append(text)
-    return variants if len(variants) >= 2 else [*variants, f"The user mentioned {topic}"]
 
 
 # --- Expansion and scope (seed 002) --------------------------------------------------------------

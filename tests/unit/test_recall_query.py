@@ -7,16 +7,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kgmem.recall.hyde import HydeIntent, classify_hyde_intent, hyde_variants
 from kgmem.recall.query import (
     AUTO_EXPAND_THRESHOLD,
     MAX_SUB_QUERIES,
     STRATEGIES,
-    HydeIntent,
     Intent,
-    classify_hyde_intent,
     classify_intent,
     decompose,
-    hyde_variants,
     recall_namespaces,
     should_expand,
     should_skip,
