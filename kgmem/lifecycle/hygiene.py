@@ -33,6 +33,7 @@ from datetime import datetime
 
 from kgmem.lifecycle.policy import Policy
 from kgmem.lifecycle.retention import days_between
+from kgmem.lifecycle.union_find import UnionFind
 from kgmem.taxonomy import MEMORY_REL_PRUNE_PRIORITY, MemoryRelation
 
 # ingest/entities.py's rule: spaCy's labels are noisy between these, but not for people/places.
@@ -109,25 +110,16 @@ def plan_entity_merges(
     threshold: float = 1.0,
 ) -> tuple[list[EntityMerge], int]:
     """(the merges to make, how many duplicates there were before the cap)."""
-    parent: dict[str, str] = {}
+    sets = UnionFind()
+    find = sets.find
     by_id: dict[str, EntityRecord] = {}
-
-    def find(x: str) -> str:
-        parent.setdefault(x, x)
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
     for a, b in pairs:
         if a.id == b.id or not compatible_types(a.type, b.type) or a.apart(b):
             continue
         if a.normalized_name not in b.keys and b.normalized_name not in a.keys:
             continue
         by_id[a.id], by_id[b.id] = a, b
-        ra, rb = find(a.id), find(b.id)
-        if ra != rb:
-            parent[max(ra, rb)] = min(ra, rb)
+        sets.union(a.id, b.id)
     close = [s for s in similar if embedding_match(s, threshold) and not s.a.apart(s.b)]
     for s in close:
         by_id.setdefault(s.a.id, s.a)

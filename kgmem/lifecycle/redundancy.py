@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from kgmem.ingest.synthesis import synthesize
+from kgmem.lifecycle.union_find import UnionFind
 
 
 def cosine_from_gds(similarity: float) -> float:
@@ -73,26 +74,16 @@ def _survivor_key(m: DupMember) -> tuple[bool, float, float, int, datetime, str]
 
 
 def _components(pairs: Sequence[SimilarPair]) -> list[tuple[list[str], float]]:
-    parent: dict[str, str] = {}
-
-    def find(x: str) -> str:
-        parent.setdefault(x, x)
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
+    sets = UnionFind()
+    for p in pairs:
+        sets.union(p.a, p.b)
     best: dict[str, float] = {}
     for p in pairs:
-        ra, rb = find(p.a), find(p.b)
-        if ra != rb:
-            parent[max(ra, rb)] = min(ra, rb)
-    for p in pairs:
-        root = find(p.a)
+        root = sets.find(p.a)
         best[root] = max(best.get(root, -1.0), p.similarity)
     groups: dict[str, list[str]] = {}
-    for x in parent:
-        groups.setdefault(find(x), []).append(x)
+    for x, root in sets.roots().items():
+        groups.setdefault(root, []).append(x)
     return [(sorted(g), best[root]) for root, g in sorted(groups.items())]
 
 
