@@ -15,12 +15,18 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from hypothesis import settings
 
 from kgmem.graph.launcher import LocalServer, free_port
 from kgmem.service import Kgmem
 from kgmem.settings import Settings
 
 T = TypeVar("T")
+
+# Property tests check laws, not speed (speed is measured in benchmarks/): no per-example
+# deadline, which a loaded 2-core machine (CI, a Neo4j beside the tests) would trip at random.
+settings.register_profile("kgmem", deadline=None)
+settings.load_profile("kgmem")
 
 
 @pytest.fixture(scope="session")
