@@ -10,6 +10,7 @@ not count. No I/O; the engine calls these once per recall after hydration.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -18,6 +19,13 @@ from typing import Any
 from kgmem.ingest.linking import content_words
 
 STEM = 5  # letters of a word that order a hit's turns (a cheap stemmer; LoCoMo replay +0.004)
+
+
+@functools.lru_cache(maxsize=4096)
+def _turn_words(text: str) -> frozenset[str]:
+    # A recall reads each turn's words twice (rarity over all turns, then each hit's order), and
+    # recalls on one store see the same turns again: tokenise each text once.
+    return frozenset(content_words(text))
 
 
 def turns_by_relevance(
@@ -37,7 +45,7 @@ def turns_by_relevance(
     weight = rarity or {}
 
     def key(item: tuple[int, dict[str, Any]]) -> tuple[int, float, int]:
-        words = set(content_words(item[1].get("text") or ""))
+        words = _turn_words(item[1].get("text") or "")
         shared = len(stems & {w[:STEM] for w in words})
         return (-shared, -sum(weight.get(w, 0.0) for w in asked & words), item[0])
 
@@ -58,6 +66,6 @@ def turn_word_rarity(turns: Sequence[dict[str, Any]]) -> dict[str, float]:
     turns): ``log(1 + n / df)``."""
     df: Counter[str] = Counter()
     for t in turns:
-        df.update(set(content_words(t.get("text") or "")))
+        df.update(_turn_words(t.get("text") or ""))
     n = len(turns)
     return {w: math.log(1 + n / c) for w, c in df.items()}
