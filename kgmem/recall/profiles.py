@@ -168,7 +168,19 @@ def _expand(name: str) -> Profile:
 
 
 PROFILES: dict[str, Profile] = {name: _expand(name) for name in SEED_003_WEIGHTS}
-PRECISE_CHANNEL_WEIGHTS: dict[str, float] = {"entity": 0.1, "activation": 0.5}
+# The episode list (the turns' own words) weighs 1.5x the vector and memory-text lists; written
+# as the others at 2/3 so every weight stays in [0, 1] (RRF's order, and the rrf factor, which is
+# normalised within the candidate set, depend only on the ratios). Session 8, LoCoMo replay:
+# +0.010 R@10 on conv-26/41/43, +0.003 held out on conv-30/42 (RESULTS.md).
+_TWO_THIRDS = 2.0 / 3.0
+PRECISE_CHANNEL_WEIGHTS: dict[str, float] = {
+    "vector": _TWO_THIRDS,
+    "vector_hyde": _TWO_THIRDS,
+    "fulltext": _TWO_THIRDS,
+    "episode": 1.0,
+    "entity": 0.1 * _TWO_THIRDS,
+    "activation": 0.5 * _TWO_THIRDS,
+}
 # kgmem's own sixth profile: relevance first, for question answering over long conversations,
 # where every memory is old and importance/recency are weak evidence of what a question asks.
 # Measured on LoCoMo (benchmarks/locomo.py --profile precise); not one of seed 003's five.
@@ -197,7 +209,10 @@ PROFILES["precise"] = Profile(
     # what the question asks: in a conversation nearly every memory names one of the speakers.
     # They still lift multi-hop answers, so they stay in the fusion at a lower weight; the entity
     # list, which repeats the lexical evidence through the speakers' names, least of all (0.3 ->
-    # 0.1 in session 6: +0.004 R@10 over the full LoCoMo dev split in an exact replay).
+    # 0.1 in session 6: +0.004 R@10 over the full LoCoMo dev split in an exact replay), both
+    # relative to the vector and memory-text lists. Session 8: seeding activation only from hits
+    # that three channels agree on, or a weight of 0.25, won on conv-26/41/43 but lost on the
+    # held-out conv-30/42, where activation from weaker seeds found second multi-hop evidence.
     channel_weights=MappingProxyType(PRECISE_CHANNEL_WEIGHTS),
     # Its similarity : bm25 split is already the relevance-first one; seed 004's router would
     # re-split it per intent and hand utility (flat in a conversation) a fifth of the score.
