@@ -2,9 +2,10 @@
 
 Contract. :func:`classify_kind_with_reason` applies seed 000's priority to a candidate's category,
 text and tags — a true temporal marker in the text, then the category's kind
-(:data:`kgmem.taxonomy.KIND_BY_CATEGORY`), then note tags over episode tags, then past-tense
-action verbs, then note keywords, else episode — and returns the kind with the rule that decided
-it; :func:`classify_kind` returns the kind only. The marker and word lists are seed 000's. Pure.
+(:data:`kgmem.taxonomy.category_tables.KIND_BY_CATEGORY`), then note tags over episode tags, then
+past-tense action verbs, then note keywords, else episode — and returns the kind with the rule that
+decided it; :func:`classify_kind` returns the kind only. The marker and word lists are seed 000's.
+Pure.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from kgmem.taxonomy import KIND_BY_CATEGORY, Category, Kind
+from kgmem.taxonomy import Category, Kind
+from kgmem.taxonomy.category_tables import KIND_BY_CATEGORY
 
 _WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _MONTHS = (

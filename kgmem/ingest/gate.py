@@ -33,7 +33,8 @@ from kgmem.ingest.synthesis import (
     synthesize_conflict,
 )
 from kgmem.records import ExtractedFact
-from kgmem.taxonomy import Category, ConflictStrategy, MemoryRelation, Status, parse_enum
+from kgmem.taxonomy import Category, ConflictStrategy, MemoryRelation, Status
+from kgmem.taxonomy.parsing import parse_enum
 
 # Seed 003's three-tier dedup, as DESIGN §4 step 5 fixes it: ≥ 0.95 is a semantic duplicate;
 # 0.85-0.95 a near-duplicate to merge (0.85 is also seed 002's DEDUP_COSINE_SIM).

@@ -22,12 +22,9 @@ from datetime import datetime
 
 from kgmem.errors import InvalidInput
 from kgmem.ingest.normalize import normalize_name
-from kgmem.taxonomy import (
-    MEMORY_REL_PRUNE_PRIORITY,
-    SYMMETRIC_MEMORY_RELATIONS,
-    MemoryRelation,
-    parse_enum,
-)
+from kgmem.taxonomy import MemoryRelation
+from kgmem.taxonomy.parsing import parse_enum
+from kgmem.taxonomy.relation_tables import MEMORY_REL_PRUNE_PRIORITY, SYMMETRIC_MEMORY_RELATIONS
 from kgmem.validation import check_unit
 
 # --- Content words -----------------------------------------------------------------------------

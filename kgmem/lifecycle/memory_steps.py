@@ -43,7 +43,8 @@ from kgmem.lifecycle.upkeep import (
     replay_plan,
     retention_ratio,
 )
-from kgmem.taxonomy import BASE_STABILITY_DAYS, TIER_DECAY_MULTIPLIER, Tier
+from kgmem.taxonomy import Tier
+from kgmem.taxonomy.lifecycle_tables import BASE_STABILITY_DAYS, TIER_DECAY_MULTIPLIER
 
 LIVE = [s.value for s in TIERED_STATUSES]
 

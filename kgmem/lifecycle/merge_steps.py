@@ -46,7 +46,9 @@ from kgmem.lifecycle.redundancy import (
     theme_category,
     theme_content,
 )
-from kgmem.taxonomy import DEFAULT_MEMORY_TYPE, Category, Status, Tier, parse_enum
+from kgmem.taxonomy import Category, Status, Tier
+from kgmem.taxonomy.category_tables import DEFAULT_MEMORY_TYPE
+from kgmem.taxonomy.parsing import parse_enum
 
 THEME_IMPORTANCE = 0.8  # seed 004: theme-level memories are written at importance 0.8
 THEME_SOURCE = "consolidation"

@@ -25,17 +25,14 @@ from typing import Literal, get_args
 
 from kgmem.errors import InvalidInput
 from kgmem.ingest.scoring import source_trust
-from kgmem.taxonomy import (
-    ARCHIVAL_EXEMPT_CATEGORIES,
+from kgmem.taxonomy import DEFAULT_TIER, Category, Status, Tier
+from kgmem.taxonomy.category_tables import ARCHIVAL_EXEMPT_CATEGORIES
+from kgmem.taxonomy.lifecycle_tables import (
     BASE_STABILITY_DAYS,
-    DEFAULT_TIER,
     MIN_RETENTION_DAYS,
     TIER_DECAY_MULTIPLIER,
-    Category,
-    Status,
-    Tier,
-    parse_enum,
 )
+from kgmem.taxonomy.parsing import parse_enum
 from kgmem.validation import check_aware, check_count, check_number, check_unit
 
 RetentionModel = Literal["fsrs", "exp"]

@@ -31,7 +31,8 @@ from datetime import datetime
 from kgmem.lifecycle.policy import Policy
 from kgmem.lifecycle.records import MemoryRecord, StatusChange
 from kgmem.lifecycle.retention import DECAY_CHAIN, days_between, retention, state_for
-from kgmem.taxonomy import ARCHIVAL_EXEMPT_CATEGORIES, Category, Status, Tier, VerificationState
+from kgmem.taxonomy import Category, Status, Tier, VerificationState
+from kgmem.taxonomy.category_tables import ARCHIVAL_EXEMPT_CATEGORIES
 
 # Statuses the expiry rules act on: the memory is still believed (or under review).
 LIVE_STATUSES = frozenset({Status.ACTIVE, Status.STALE, Status.CHALLENGED})

@@ -41,7 +41,8 @@ from kgmem.lifecycle.strength import (
     utility_drift,
     utility_update,
 )
-from kgmem.taxonomy import BASE_STABILITY_DAYS, Category, Status, Tier
+from kgmem.taxonomy import Category, Status, Tier
+from kgmem.taxonomy.lifecycle_tables import BASE_STABILITY_DAYS
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 unit = st.floats(min_value=0.0, max_value=1.0, allow_nan=False)
