@@ -35,6 +35,7 @@ from kgmem.ingest.synthesis import (
 from kgmem.records import ExtractedFact
 from kgmem.taxonomy import Category, ConflictStrategy, MemoryRelation, Status
 from kgmem.taxonomy.parsing import parse_enum
+from kgmem.word_lists import word_set
 
 # Seed 003's three-tier dedup, as DESIGN §4 step 5 fixes it: ≥ 0.95 is a semantic duplicate;
 # 0.85-0.95 a near-duplicate to merge (0.85 is also seed 002's DEDUP_COSINE_SIM).
@@ -292,7 +293,7 @@ _LEAD_WORDS = """
     actually also so well oh ok okay yes no hey hi now then but and the a an
     this that these those my our your his her their its i we you he she they it
     """
-_LEAD_SKIP = frozenset(_LEAD_WORDS.split())
+_LEAD_SKIP = word_set(_LEAD_WORDS)
 _WORD_RE = re.compile(r"[A-Za-z][\w'’-]*")
 
 
