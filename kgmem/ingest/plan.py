@@ -17,7 +17,7 @@ from datetime import datetime
 
 from kgmem.ingest.entities import Resolution
 from kgmem.ingest.entity_plan import plan_entities
-from kgmem.ingest.gate import GateAction, GateDecision, Neighbour
+from kgmem.ingest.gate_records import GateAction, GateDecision, Neighbour
 from kgmem.ingest.linking import MemoryFeatures, detect_relations
 from kgmem.ingest.normalize import content_hash
 from kgmem.ingest.scoring import WriteScores
