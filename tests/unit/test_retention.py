@@ -12,13 +12,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kgmem.errors import InvalidInput
+from kgmem.lifecycle.decay_state import StateThresholds, state_for
 from kgmem.lifecycle.retention import (
     REGULARISATIONS,
     RETENTION_MODELS,
     Regularisation,
     RetentionInput,
     RetentionModel,
-    StateThresholds,
     effective_stability,
     elapsed_days,
     exp_retention,
@@ -26,7 +26,6 @@ from kgmem.lifecycle.retention import (
     is_auto_extracted,
     regularise_retention,
     retention,
-    state_for,
 )
 from kgmem.lifecycle.strength import (
     MAX_STABILITY_MULTIPLIER,
