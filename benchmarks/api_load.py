@@ -16,6 +16,11 @@ a client got an OK receipt for is exactly one ``:Episode`` in the namespace, cou
 against the turns sent, reports what extraction left pending, and drains it
 (``Kgmem.extract_pending``).
 
+The parts: ``api_load_plan`` (the requests and their accounting), ``api_load_clients`` (the
+concurrent clients), ``api_load_server`` (the app in a child process, CPU from /proc) and
+``api_load_report`` (the Markdown); this module builds the store, runs the phases and checks the
+store.
+
     python -m benchmarks.api_load --memories 10000 --clients 16 --requests 3000 --observe-share 0.2
     python -m benchmarks.api_load --memories 1000 --clients 8 --requests 300   # quick check
 """
@@ -26,406 +31,32 @@ import argparse
 import asyncio
 import contextlib
 import json
-import logging
-import math
 import os
 import random
 import secrets
-import signal
 import subprocess
 import sys
 import time
 import uuid
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import httpx
 
+from benchmarks.api_load_clients import RECALL, drive
+from benchmarks.api_load_plan import check_turns, plan_ops, summarize
+from benchmarks.api_load_report import report_md
+from benchmarks.api_load_server import ROOT, api_server, neo4j_pid, serve, tree_cpu_s, wait_ready
 from benchmarks.harness import LOCOMO, local_stack, write_result
 from benchmarks.synth import build_store
 from kgmem.formats import read_locomo
 from kgmem.graph import repository, transfer_repository
-from kgmem.graph.launcher import free_port
 from kgmem.records import Turn
 from kgmem.service import Kgmem
-from kgmem.settings import Settings
 
-ROOT = Path(__file__).resolve().parents[1]
-RECALL = """query Recall($q: String!, $ns: String, $limit: Int!, $dry: Boolean!) {
-  recall(query: $q, namespace: $ns, limit: $limit, dry: $dry) {
-    __typename
-    ... on RecallOk { skipped hits { memoryId score content } }
-    ... on Rejected { reason code }
-  }
-}"""
-OBSERVE = """mutation Observe($turns: [TurnInput!]!, $ns: String) {
-  observe(turns: $turns, namespace: $ns) {
-    __typename
-    ... on ObserveOk { episodeIds newEpisodes trigger extractedEpisodes conflicts deferred
-                       receipts { action } }
-    ... on Rejected { reason code }
-  }
-}"""
-OK_TYPES = {"recall": "RecallOk", "observe": "ObserveOk"}
 EXPORT_PAGE = 2000
-
-
-# --- pure helpers (tested in tests/unit/test_bench_api_load.py) ------------------------------
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    """The q-quantile (0..1) with linear interpolation between closest ranks; NaN if empty."""
-    if not values:
-        return math.nan
-    ordered = sorted(values)
-    pos = q * (len(ordered) - 1)
-    lo, hi = math.floor(pos), math.ceil(pos)
-    return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
-
-
-@dataclass(frozen=True)
-class Op:
-    """One planned request: its kind, GraphQL variables, and the turn ids an observe sends."""
-
-    index: int
-    kind: str  # recall | observe
-    variables: dict[str, Any]
-    turn_ids: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What one request came back with; ``error`` is None when the result was OK."""
-
-    op: Op
-    ms: float
-    error: str | None
-    episode_ids: tuple[str, ...] = ()
-    new_episodes: int = 0
-    trigger: str | None = None
-    extracted: int = 0
-    hits: int = 0
-    conflicts: int = 0  # extraction batches another writer claimed first (ObserveOk.conflicts)
-    deferred: bool = False  # extraction gave up under contention (ObserveOk.deferred)
-
-
-def plan_ops(
-    count: int,
-    observe_share: float,
-    questions: Sequence[str],
-    turns: Sequence[Turn],
-    *,
-    namespace: str,
-    run_id: str,
-    rng: random.Random,
-    start: int = 0,
-    dry: bool = False,
-    limit: int = 10,
-) -> list[Op]:
-    """``count`` requests, ``round(count * observe_share)`` of them observes, shuffled.
-
-    A recall asks a random question; an observe sends the next 1–3 source turns (a cursor over
-    ``turns``, wrapping) in a session of its own, each with a unique turn id and text and the
-    source turn's speaker and time (explicit, so a resend would name the same episode).
-    """
-    observes = round(count * observe_share)
-    kinds = ["observe"] * observes + ["recall"] * (count - observes)
-    rng.shuffle(kinds)
-    cursor = rng.randrange(len(turns)) if turns else 0
-    ops: list[Op] = []
-    for offset, kind in enumerate(kinds):
-        i = start + offset
-        if kind == "recall":
-            variables = {"q": rng.choice(questions), "ns": namespace, "limit": limit, "dry": dry}
-            ops.append(Op(i, kind, variables))
-            continue
-        sent: list[dict[str, Any]] = []
-        for j in range(rng.randint(1, 3)):
-            src = turns[cursor % len(turns)]
-            cursor += 1
-            sent.append(
-                {
-                    "text": f"{src.text} (load {run_id} {i}.{j})",
-                    "role": src.role,
-                    "speaker": src.speaker,
-                    "sessionId": f"load-{run_id}-{i}",
-                    "at": src.at.isoformat() if src.at else None,
-                    "turnId": f"load-{run_id}-{i}.{j}",
-                }
-            )
-        ops.append(Op(i, kind, {"turns": sent, "ns": namespace}, tuple(t["turnId"] for t in sent)))
-    return ops
-
-
-def classify(op: Op, status: int, body: Any) -> tuple[str | None, dict[str, Any]]:
-    """(error kind or None, the operation's result object) for one HTTP response."""
-    if status != 200:
-        code = body.get("error", {}).get("code") if isinstance(body, dict) else None
-        return f"http_{status}" + (f":{code}" if code else ""), {}
-    if not isinstance(body, dict):
-        return "bad_json", {}
-    if body.get("errors"):
-        codes = sorted(
-            {str((e.get("extensions") or {}).get("code", "unknown")) for e in body["errors"]}
-        )
-        return "graphql:" + "+".join(codes), {}
-    result = (body.get("data") or {}).get(op.kind)
-    if not isinstance(result, dict):
-        return "no_data", {}
-    typename = result.get("__typename")
-    if typename == OK_TYPES[op.kind]:
-        return None, result
-    if typename == "Rejected":
-        return f"rejected:{result.get('code')}", result
-    return f"unexpected:{typename}", result
-
-
-def summarize(outcomes: Iterable[Outcome], wall_s: float) -> dict[str, Any]:
-    """Per operation (and ``all``): count, ok, errors by kind, latency percentiles of the OK
-    requests (``p50_ms``…) and of every response (``p50_all_ms``…), requests/s."""
-    by_kind: dict[str, list[Outcome]] = {}
-    for o in outcomes:
-        by_kind.setdefault(o.op.kind, []).append(o)
-        by_kind.setdefault("all", []).append(o)
-    out: dict[str, Any] = {}
-    for kind in sorted(by_kind, key=lambda k: (k == "all", k)):
-        rows = by_kind[kind]
-        ok_ms = [o.ms for o in rows if o.error is None]
-        all_ms = [o.ms for o in rows]
-        out[kind] = {
-            "count": len(rows),
-            "ok": len(ok_ms),
-            "errors": dict(Counter(o.error for o in rows if o.error is not None).most_common()),
-            "p50_ms": round(percentile(ok_ms, 0.50), 1),
-            "p95_ms": round(percentile(ok_ms, 0.95), 1),
-            "p99_ms": round(percentile(ok_ms, 0.99), 1),
-            "mean_ms": round(sum(ok_ms) / len(ok_ms), 1) if ok_ms else math.nan,
-            "max_ms": round(max(ok_ms), 1) if ok_ms else math.nan,
-            # every response, errors included (a rejected observe may have done real work)
-            "p50_all_ms": round(percentile(all_ms, 0.50), 1),
-            "p95_all_ms": round(percentile(all_ms, 0.95), 1),
-            "p99_all_ms": round(percentile(all_ms, 0.99), 1),
-            "req_per_s": round(len(rows) / wall_s, 2) if wall_s > 0 else math.nan,
-        }
-    return out
-
-
-def check_turns(
-    outcomes: Iterable[Outcome], episodes_by_turn: Counter[str], episode_ids: set[str]
-) -> dict[str, Any]:
-    """Each turn id a client got an OK receipt for must be exactly one episode in the store."""
-    ok_turns: list[str] = []
-    failed_turns: list[str] = []
-    receipt_ids: list[str] = []
-    for o in outcomes:
-        if o.op.kind != "observe":
-            continue
-        if o.error is None:
-            ok_turns += o.op.turn_ids
-            receipt_ids += o.episode_ids
-        else:
-            failed_turns += o.op.turn_ids
-    missing = sorted(t for t in ok_turns if episodes_by_turn[t] == 0)
-    duplicated = sorted(t for t in ok_turns if episodes_by_turn[t] > 1)
-    sent = set(ok_turns) | set(failed_turns)
-    return {
-        "turns_ok": len(ok_turns),
-        "turns_ok_unique": len(set(ok_turns)),
-        "turns_failed": len(failed_turns),
-        "lost": len(missing),
-        "duplicated": len(duplicated),
-        "lost_examples": missing[:10],
-        "duplicated_examples": duplicated[:10],
-        "failed_turns_stored": sum(1 for t in failed_turns if episodes_by_turn[t] >= 1),
-        "receipt_episode_ids": len(receipt_ids),
-        "receipt_episode_ids_missing": sum(1 for e in receipt_ids if e not in episode_ids),
-        "unknown_load_episodes": sum(
-            n for t, n in episodes_by_turn.items() if t.startswith("load-") and t not in sent
-        ),
-    }
-
-
-# --- the API server in a child process -------------------------------------------------------
-
-
-def serve(port: int) -> None:
-    """Child process: the real app from the environment's settings, under uvicorn."""
-    import uvicorn
-
-    from kgmem.api.app import create_app
-
-    logging.basicConfig(
-        level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
-    uvicorn.run(
-        create_app(Settings()),
-        host="127.0.0.1",
-        port=port,
-        log_level="warning",
-        access_log=False,
-    )
-
-
-@contextlib.contextmanager
-def api_server(
-    settings: Settings, keys: dict[str, list[str]], log_path: Path, neo4j_timeout_s: float
-) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """Serve the app on a free loopback port in a child process; SIGINT (graceful) at the end."""
-    port = free_port()
-    env = dict(os.environ)
-    env.update(
-        {
-            "KGMEM_HOME": str(settings.home),
-            "KGMEM_BOLT_PORT": str(settings.bolt_port),
-            "KGMEM_NEO4J_URI": settings.neo4j_uri,
-            "KGMEM_NEO4J_AUTH": "true" if settings.neo4j_auth else "false",
-            "KGMEM_NEO4J_TIMEOUT_S": str(neo4j_timeout_s),
-            "KGMEM_API_KEYS": json.dumps(keys),
-            "KGMEM_API_PRELOAD_MODELS": "true",
-        }
-    )
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "benchmarks.api_load", "--serve", str(port)],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        yield f"http://127.0.0.1:{port}", proc
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-
-
-async def wait_ready(client: httpx.AsyncClient, proc: subprocess.Popen[bytes]) -> dict[str, Any]:
-    """Poll /readyz until Neo4j, GDS and both models are loaded (the preload finished)."""
-    deadline = time.monotonic() + 600
-    body: dict[str, Any] = {}
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"the API process exited with {proc.returncode}")
-        try:
-            r = await client.get("/readyz")
-            body = r.json()
-            checks = body.get("checks", {})
-            if r.status_code == 200 and all(
-                checks.get(m, {}).get("state") == "loaded" for m in ("embedder", "spacy")
-            ):
-                return body
-            if any(c.get("state") == "failed" for c in checks.values()):
-                raise RuntimeError(f"a model failed to load: {checks}")
-        except httpx.TransportError:
-            pass
-        await asyncio.sleep(0.5)
-    raise RuntimeError(f"the API did not become ready: {body}")
-
-
-# --- load ------------------------------------------------------------------------------------
-
-
-async def send(client: httpx.AsyncClient, op: Op) -> Outcome:
-    query = RECALL if op.kind == "recall" else OBSERVE
-    t0 = time.perf_counter()
-    try:
-        r = await client.post("/graphql", json={"query": query, "variables": op.variables})
-        ms = (time.perf_counter() - t0) * 1000
-        try:
-            body: Any = r.json()
-        except ValueError:
-            body = None
-        error, result = classify(op, r.status_code, body)
-    except httpx.TimeoutException:
-        return Outcome(op, (time.perf_counter() - t0) * 1000, "timeout")
-    except httpx.HTTPError as exc:
-        return Outcome(op, (time.perf_counter() - t0) * 1000, f"client:{type(exc).__name__}")
-    if op.kind == "recall":
-        return Outcome(op, ms, error, hits=len(result.get("hits") or []))
-    return Outcome(
-        op,
-        ms,
-        error,
-        episode_ids=tuple(result.get("episodeIds") or ()),
-        new_episodes=int(result.get("newEpisodes") or 0),
-        trigger=result.get("trigger"),
-        extracted=int(result.get("extractedEpisodes") or 0),
-        conflicts=int(result.get("conflicts") or 0),
-        deferred=bool(result.get("deferred")),
-    )
-
-
-async def drive(
-    client: httpx.AsyncClient, ops: list[Op], clients: int, progress: bool = False
-) -> tuple[list[Outcome], float]:
-    """Run ``ops`` with ``clients`` concurrent workers; (outcomes, wall seconds)."""
-    queue: asyncio.Queue[Op] = asyncio.Queue()
-    for op in ops:
-        queue.put_nowait(op)
-    outcomes: list[Outcome] = []
-    step = max(1, len(ops) // 10)
-    t0 = time.perf_counter()
-
-    async def worker() -> None:
-        while True:
-            try:
-                op = queue.get_nowait()
-            except asyncio.QueueEmpty:
-                return
-            outcomes.append(await send(client, op))
-            if progress and len(outcomes) % step == 0:
-                errs = sum(1 for o in outcomes if o.error)
-                print(
-                    f"  {len(outcomes)}/{len(ops)} requests, {errs} errors, "
-                    f"{time.perf_counter() - t0:.0f}s",
-                    flush=True,
-                )
-
-    await asyncio.gather(*(worker() for _ in range(clients)))
-    return outcomes, time.perf_counter() - t0
-
-
-# --- CPU accounting (/proc) ------------------------------------------------------------------
-
-
-def tree_cpu_s(pid: int) -> float:
-    """User + system CPU seconds of a process and its live descendants (0 if unreadable)."""
-    tick = os.sysconf("SC_CLK_TCK")
-    parent: dict[int, int] = {}
-    cpu: dict[int, float] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2 :].split()
-        p = int(entry.name)
-        parent[p] = int(fields[1])
-        cpu[p] = (int(fields[11]) + int(fields[12])) / tick
-    wanted = {pid}
-    grew = True
-    while grew:
-        more = {p for p, pp in parent.items() if pp in wanted} - wanted
-        grew = bool(more)
-        wanted |= more
-    return sum(cpu.get(p, 0.0) for p in wanted)
-
-
-def neo4j_pid(settings: Settings) -> int | None:
-    with contextlib.suppress(OSError, ValueError, KeyError):
-        return int(json.loads((settings.home / "server.json").read_text())["pid"])
-    return None
 
 
 # --- the store check, through the gateway ----------------------------------------------------
@@ -478,62 +109,6 @@ def load_inputs(path: Path) -> tuple[list[str], list[Turn], list[str]]:
     questions = [q["question"] for s in data for q in s["qa"] if q.get("question")]
     turns = [t for c in read_locomo(path) for t in c.turns]
     return questions, turns, [t.text for t in turns]
-
-
-def _fmt(v: float) -> str:
-    return "–" if isinstance(v, float) and math.isnan(v) else f"{v:g}"
-
-
-def report_md(res: dict[str, Any]) -> str:
-    a = res["args"]
-    lines = [
-        f"{a['memories']} memories (built in {res['build_s']} s), {a['clients']} clients, "
-        f"{a['requests']} requests (observe share {a['observe_share']}, recall "
-        f"{'dry' if a['dry_recall'] else 'not dry'}, limit {a['limit']}), "
-        f"{a['warmup']} warm-up requests not counted.  ",
-        f"Load average before/after the measured phase: {res['loadavg_before']} / "
-        f"{res['loadavg_after']}.",
-        "",
-        "Latency of the OK requests; in brackets, of every response (errors included).",
-        "",
-        "| operation | count | ok | errors | p50 ms | p95 ms | p99 ms | req/s |",
-        "|---|---:|---:|---|---:|---:|---:|---:|",
-    ]
-    for kind, s in res["summary"].items():
-        errs = ", ".join(f"{k} {n}" for k, n in s["errors"].items()) or "0"
-        p = [f"{_fmt(s[f'p{q}_ms'])} ({_fmt(s[f'p{q}_all_ms'])})" for q in (50, 95, 99)]
-        lines.append(
-            f"| {kind} | {s['count']} | {s['ok']} | {errs} | {p[0]} | {p[1]} | {p[2]} | "
-            f"{s['req_per_s']} |"
-        )
-    c, v, x = res["cpu_s"], res["verify"], res["extraction"]
-    lines += [
-        "",
-        f"Wall time of the measured phase: {res['wall_s']} s; overall "
-        f"{res['summary']['all']['req_per_s']} req/s.  ",
-        f"CPU seconds in that phase: API process {c['api']}, Neo4j {c['neo4j']}, "
-        f"clients {c['clients']} (of {res['wall_s'] * (os.cpu_count() or 1):.0f} available).  ",
-        f"Observe triggers: {res['triggers']}; episodes extracted inside requests: "
-        f"{res['extracted_in_requests']}; claim conflicts absorbed "
-        f"{res.get('observe_conflicts', 0)}, observes that deferred extraction "
-        f"{res.get('observe_deferred', 0)}.",
-        "",
-        "No-loss check (warm-up included):",
-        "",
-        f"- turns sent {v['turns_ok'] + v['turns_failed']}, with an OK receipt {v['turns_ok']}; "
-        f"lost {v['lost']}, duplicated {v['duplicated']}",
-        f"- turns of failed observes that were stored anyway: {v['failed_turns_stored']} of "
-        f"{v['turns_failed']}",
-        f"- episodes in the namespace {v['episodes_in_namespace']} (turns sent "
-        f"{v['turns_ok'] + v['turns_failed']}); receipt episode ids not found "
-        f"{v['receipt_episode_ids_missing']}",
-        f"- pending after the load {x['pending_before']}; extract_pending extracted "
-        f"{x['episodes']} episodes in {x['seconds']} s; pending after that {x['pending_after']}",
-        f"- episodes by committed extraction claims (``attempts``): "
-        f"{v.get('episodes_by_claims', {})}; extracted more than once "
-        f"{v.get('extracted_more_than_once', '?')}",
-    ]
-    return "\n".join(lines) + "\n"
 
 
 async def main(args: argparse.Namespace) -> dict[str, Any]:

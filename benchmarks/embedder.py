@@ -22,14 +22,10 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks.baselines import (
-    aggregate,
-    baseline_rankings,
-    load_locomo,
-    score_ranking,
-    scored_questions,
-)
+from benchmarks.baselines import baseline_rankings, scored_questions
 from benchmarks.harness import LOCOMO, write_result
+from benchmarks.locomo_data import load_locomo
+from benchmarks.retrieval_metrics import aggregate, score_ranking
 from kgmem.ml.embedder import Embedder
 from kgmem.settings import Settings
 

@@ -3,10 +3,10 @@
 ``report(res, scale)`` renders one run of ``benchmarks.ingest`` (``res``: its result record, or
 None with ``--skip-ingest``; ``scale``: the ``gate_scale`` rows) as the Markdown written to
 ``benchmarks/results``. ``ingest_lines`` is the ingest part — turns and memories per second, the
-load average, CPU of this process and the server, the stage times, the embedder calls, the
-statements' wall and server CPU, the result fingerprints — and ``floor_lines`` the bare-write
-floor with the arithmetic of whether the 75 % target is reachable on this machine. Pure: records
-in, lines out.
+load average, CPU of this process and the server, the stage times, the embedder calls, every
+statement's wall time (run alone or as a step of a batched write, ``statement_rows``) and server
+CPU, the result fingerprints — and ``floor_lines`` the bare-write floor with the arithmetic of
+whether the 75 % target is reachable on this machine. Pure: records in, lines out.
 """
 
 from __future__ import annotations
@@ -84,10 +84,12 @@ def ingest_lines(res: dict[str, Any]) -> list[str]:
         f"(batch sizes {tr['embed_batch_sizes']}); texts already embedded in an earlier call: "
         f"{tr['embed_seen_before']}. Neo4j transactions: {tr['transactions']}.",
         "",
-        "| statement | calls | seconds (wall, client side) |",
-        "|---|---:|---:|",
+        "| statement | run | calls | seconds (wall, client side) |",
+        "|---|---|---:|---:|",
     ]
-    lines += [f"| {name} | {q['calls']} | {q['seconds']} |" for name, q in tr["statements"].items()]
+    lines += [
+        f"| {name} | {run} | {q['calls']} | {q['seconds']} |" for name, run, q in statement_rows(tr)
+    ]
     lines += [
         "",
         "Neo4j server CPU by statement (CPU seconds of the server's process group between each "
@@ -105,6 +107,18 @@ def ingest_lines(res: dict[str, Any]) -> list[str]:
             f"{fp['receipts']}.",
         ]
     return lines + (floor_lines(res) if res.get("floor") else [])
+
+
+def statement_rows(trace: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    """Every named statement of a ``Tracer.summary()`` with how it ran, slowest first.
+
+    The tracer files statements run on their own (the reads, the intake writes) under ``queries``
+    and the steps of batched writes under ``statements``; ``queries`` also holds each batched
+    write as one ``a+b+...`` transaction, which its steps already account for, so it is left out.
+    """
+    alone = [(n, "alone", q) for n, q in trace["queries"].items() if "+" not in n]
+    batched = [(n, "batched", q) for n, q in trace["statements"].items()]
+    return sorted(alone + batched, key=lambda row: -float(row[2]["seconds"]))
 
 
 def floor_lines(res: dict[str, Any]) -> list[str]:

@@ -55,25 +55,24 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.baselines import (
-    CATEGORIES,
-    DEFAULT_DATA,
-    KS,
     METHOD_LABELS,
     METHODS,
-    METRICS,
     README_BASELINES,
-    Question,
-    Sample,
-    aggregate,
     baseline_rankings,
     category_markdown,
-    load_locomo,
-    recall_at_k,
-    score_ranking,
     scored_questions,
     summary_row,
 )
 from benchmarks.harness import local_server, machine
+from benchmarks.locomo_data import DEFAULT_DATA, Question, Sample, load_locomo
+from benchmarks.retrieval_metrics import (
+    CATEGORIES,
+    KS,
+    METRICS,
+    aggregate,
+    recall_at_k,
+    score_ranking,
+)
 from kgmem.errors import InvalidInput
 from kgmem.graph import repository
 from kgmem.records import Turn

@@ -28,14 +28,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from benchmarks.baselines import (
-    DEFAULT_DATA,
-    aggregate,
-    load_locomo,
-    score_ranking,
-    scored_questions,
-)
+from benchmarks.baselines import scored_questions
 from benchmarks.locomo import ranked_turns
+from benchmarks.locomo_data import DEFAULT_DATA, load_locomo
+from benchmarks.retrieval_metrics import aggregate, score_ranking
 from kgmem.graph import index_search, repository
 from kgmem.recall import engine
 from kgmem.service import Kgmem

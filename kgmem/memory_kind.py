@@ -2,9 +2,10 @@
 
 Contract. :func:`classify_kind_with_reason` applies seed 000's priority to a candidate's category,
 text and tags — a true temporal marker in the text, then the category's kind
-(:data:`kgmem.taxonomy.KIND_BY_CATEGORY`), then note tags over episode tags, then past-tense
-action verbs, then note keywords, else episode — and returns the kind with the rule that decided
-it; :func:`classify_kind` returns the kind only. The marker and word lists are seed 000's. Pure.
+(:data:`kgmem.taxonomy.category_tables.KIND_BY_CATEGORY`), then note tags over episode tags, then
+past-tense action verbs, then note keywords, else episode — and returns the kind with the rule that
+decided it; :func:`classify_kind` returns the kind only. The marker and word lists are seed 000's.
+Pure.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from kgmem.taxonomy import KIND_BY_CATEGORY, Category, Kind
+from kgmem.taxonomy import Category, Kind
+from kgmem.taxonomy.category_tables import KIND_BY_CATEGORY
+from kgmem.word_lists import word_set
 
 _WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _MONTHS = (
@@ -34,23 +37,19 @@ TEMPORAL_MARKERS: tuple[str, ...] = (
 )
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
 # Step 3: tag signals; note tags win over episode tags.
-NOTE_TAGS = _words(
+NOTE_TAGS = word_set(
     "note preference decision principle rule policy lesson constraint belief identity commitment"
 )
-EPISODE_TAGS = _words("episode event moment action session log incident meeting")
+EPISODE_TAGS = word_set("episode event moment action session log incident meeting")
 # Step 4: past-tense action verbs report something that happened.
-PAST_TENSE_ACTION_VERBS = _words(
+PAST_TENSE_ACTION_VERBS = word_set(
     """deployed merged fixed shipped released launched built wrote finished completed migrated
     upgraded installed refactored debugged resolved published signed bought visited attended met
     went moved started joined left won lost created closed opened"""
 )
 # Step 5: words that state a standing belief, rule or preference.
-NOTE_SIGNAL_KEYWORDS = _words(
+NOTE_SIGNAL_KEYWORDS = word_set(
     """prefers prefer always never must should usually likes loves hates dislikes believes
     favorite favourite rule policy"""
 )

@@ -8,6 +8,8 @@ progress goes to stderr.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,15 @@ from kgmem.cli.plumbing import (
     run_on_kgmem,
 )
 from kgmem.service import Kgmem
+from kgmem.transfer.records import ProgressFn
+
+
+@contextmanager
+def _transfer_progress(description: str) -> Iterator[ProgressFn]:
+    """A bar on stderr and the callback export and import report (done, total) to."""
+    with progress_bar() as progress:
+        task = progress.add_task(description, total=None)
+        yield lambda done, total: progress.update(task, completed=done, total=total)
 
 
 def export_cmd(
@@ -36,13 +47,8 @@ def export_cmd(
 
     async def work(km: Kgmem) -> Any:
         ns = None if all_namespaces else (namespace or km.settings.namespace)
-        with progress_bar() as progress:
-            task = progress.add_task("exporting", total=None)
-            return await km.export_graph(
-                file,
-                namespace=ns,
-                progress=lambda done, total: progress.update(task, completed=done, total=total),
-            )
+        with _transfer_progress("exporting") as progress:
+            return await km.export_graph(file, namespace=ns, progress=progress)
 
     report = run_on_kgmem(work)
     scope = ", ".join(report.namespaces) or "nothing"
@@ -59,13 +65,8 @@ def import_cmd(
     """Load an export file (idempotent: importing twice changes nothing)."""
 
     async def work(km: Kgmem) -> Any:
-        with progress_bar() as progress:
-            task = progress.add_task("importing", total=None)
-            return await km.import_graph(
-                file,
-                batch_size=batch_size,
-                progress=lambda done, total: progress.update(task, completed=done, total=total),
-            )
+        with _transfer_progress("importing") as progress:
+            return await km.import_graph(file, batch_size=batch_size, progress=progress)
 
     report = run_on_kgmem(work)
     out.print(

@@ -19,11 +19,7 @@ from kgmem.ingest.emotion import detect_emotion
 from kgmem.ingest.rewrite import speaker_label, third_person
 from kgmem.ml.nlp import LABEL_TO_TYPE
 from kgmem.records import Turn
-
-
-def word_set(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
+from kgmem.word_lists import word_set
 
 SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
 NOMINAL = frozenset({"PROPN", "PRON", "NOUN"})

@@ -16,7 +16,9 @@ from kgmem.ingest.entities import Resolution
 from kgmem.ingest.linking import REINFORCE_DELTA
 from kgmem.ingest.normalize import normalize_name
 from kgmem.ingest.write_plan import Candidate, WritePlan
-from kgmem.taxonomy import RelationType, inverse_of, parse_enum
+from kgmem.taxonomy import RelationType
+from kgmem.taxonomy.parsing import parse_enum
+from kgmem.taxonomy.relation_tables import inverse_of
 
 
 def plan_entities(

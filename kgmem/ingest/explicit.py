@@ -41,7 +41,8 @@ async def remember(
     """
     from kgmem.ingest.emotion import detect_emotion
     from kgmem.ingest.scoring import SOURCE_TRUST
-    from kgmem.taxonomy import Category, parse_enum
+    from kgmem.taxonomy import Category
+    from kgmem.taxonomy.parsing import parse_enum
 
     ns = check_namespace(namespace)
     when = now or datetime.now(UTC)

@@ -11,21 +11,22 @@ write-time synthesis (tier 3; a text that adds nothing reinforces instead); else
 created. Nothing is deleted: a superseded memory gets ``valid_until`` and a ``SUPERSEDES`` edge
 (seed 004: "never delete — invalidate"); an immutable memory is never rewritten or superseded and
 a pinned one never superseded silently — those become ``flag`` (both kept, ``CONTRADICTS``).
-Duplicates inside one batch are collapsed before the gate (``batch_dedup.py``).
+Duplicates inside one batch are collapsed before the gate (``batch_dedup.py``). The records the
+gate reads and returns are in ``gate_records.py``, the same-subject rule in ``subject_match.py``.
 """
 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime
-from enum import StrEnum
 
 from kgmem.ingest.contradiction import ContradictionCheck, detect_contradiction
+from kgmem.ingest.gate_records import GateAction, GateDecision, Neighbour
 from kgmem.ingest.normalize import normalize_name
 from kgmem.ingest.sameness import MIN_SHARED_WORDING, separate_occurrences, shared_wording
+from kgmem.ingest.subject_match import lead_name, same_subject
 from kgmem.ingest.synthesis import (
     MAX_SYNTHESIS_CHARS,
     covers,
@@ -33,7 +34,8 @@ from kgmem.ingest.synthesis import (
     synthesize_conflict,
 )
 from kgmem.records import ExtractedFact
-from kgmem.taxonomy import Category, ConflictStrategy, MemoryRelation, Status, parse_enum
+from kgmem.taxonomy import Category, ConflictStrategy, MemoryRelation, Status
+from kgmem.taxonomy.parsing import parse_enum
 
 # Seed 003's three-tier dedup, as DESIGN §4 step 5 fixes it: ≥ 0.95 is a semantic duplicate;
 # 0.85-0.95 a near-duplicate to merge (0.85 is also seed 002's DEDUP_COSINE_SIM).
@@ -49,61 +51,6 @@ SIM_EPS = 1e-9  # a cosine of 0.95 computed as 0.9499999999 is still 0.95
 
 # Statuses a new fact can duplicate or contradict; superseded/merged/archived ones are history.
 LIVE_STATUSES: frozenset[str] = frozenset({Status.ACTIVE, Status.STALE, Status.CHALLENGED})
-
-
-class GateAction(StrEnum):
-    CREATE = "create"  # store the candidate as a new memory
-    REINFORCE = "reinforce"  # bump the target's access/stability; store nothing new
-    UPDATE = "update"  # rewrite the target's content to merged_content
-    SUPERSEDE = "supersede"  # store the candidate; one side gets valid_until + SUPERSEDES
-    FLAG = "flag"  # store the candidate beside the target, CONTRADICTS edge, supersede nothing
-    SKIP = "skip"  # store no memory (the episode still holds the statement)
-
-
-@dataclass(frozen=True)
-class Neighbour:
-    """An existing memory near a candidate, as the orchestrator read it from the graph."""
-
-    memory_id: str
-    content: str
-    content_hash: str
-    similarity: float  # cosine to the candidate, 0..1
-    category: str = Category.FACT
-    status: str = Status.ACTIVE
-    valid_from: datetime | None = None
-    valid_until: datetime | None = None
-    entities: tuple[str, ...] = ()  # normalised entity names
-    importance: float = 0.5
-    utility: float = 0.5
-    confidence: float = 0.5
-    pinned: bool = False
-    immutable: bool = False
-    created_at: datetime | None = None
-
-
-@dataclass(frozen=True)
-class GateDecision:
-    """What the orchestrator must write for one candidate, and why.
-
-    ``relation`` is the edge between the new memory and ``target_id``: new ``SUPERSEDES`` target,
-    or — when ``candidate_is_history`` (the candidate is older than the stored fact) — target
-    ``SUPERSEDES`` new, and the new memory is stored already superseded with ``valid_until =
-    new_valid_until``. ``CONTRADICTS`` for a flag, ``ELABORATES`` for a detail stored beside an
-    immutable memory. ``old_valid_until`` is set on the target when it is superseded.
-    """
-
-    action: GateAction
-    target_id: str | None
-    reason: str
-    similarity: float = 0.0
-    merged_content: str | None = None
-    contradiction: bool = False
-    conflict: ContradictionCheck | None = None
-    strategy: ConflictStrategy | None = None
-    old_valid_until: datetime | None = None
-    candidate_is_history: bool = False
-    new_valid_until: datetime | None = None
-    relation: MemoryRelation | None = None
 
 
 def decide(
@@ -126,7 +73,7 @@ def decide(
     subject = frozenset(normalize_name(e) for e in candidate_entities) - {""}
     # About someone else (disjoint entities): never a duplicate, never a contradiction.
     lead = lead_name(candidate.content)
-    same = [n for n in live if _same_subject(subject, n, lead)]
+    same = [n for n in live if same_subject(subject, n, lead)]
     is_correction = candidate.category == Category.CORRECTION
     names = subject | ({lead} if lead else set())
     passed: list[str] = []  # near neighbours found to be other facts, for the reason
@@ -245,67 +192,6 @@ def _resolve(
 
 def _is_live(n: Neighbour, now: datetime) -> bool:
     return n.status in LIVE_STATUSES and (n.valid_until is None or aware_utc(n.valid_until) > now)
-
-
-def _same_subject(subject: frozenset[str], n: Neighbour, lead: str | None = None) -> bool:
-    theirs = frozenset(normalize_name(e) for e in n.entities) - {""}
-    if _other_speaker(subject, n.content, theirs, lead):
-        return False
-    if not subject or not theirs or bool(subject & theirs):
-        return True
-    # NER misses names often enough ("Priya lives in Berlin" has no PERSON for the small
-    # model), so the candidate's leading name also counts when the neighbour's text has it.
-    return lead is not None and lead in _words(n.content)
-
-
-def _other_speaker(
-    subject: frozenset[str], content: str, theirs: frozenset[str], lead: str | None
-) -> bool:
-    """Both facts open with a named entity of their own and either one's is absent from the
-    other's names: "Melanie's kind words mean a lot" and "Caroline's words mean a lot to
-    Melanie" share a name and most words, yet say who thanked whom the other way round. Merging
-    them attributed one speaker's statement to the other (LoCoMo conv-26), so an entity overlap
-    in the object does not make them one subject; "Berlin is where Priya lives" / "Priya lives in
-    Berlin" still is one (each lead is among the other's names)."""
-    ours = _named_lead(lead, subject)
-    other = _named_lead(lead_name(content), theirs)
-    if ours is None or other is None or ours == other:
-        return False
-    return ours not in _name_words(theirs) or other not in _name_words(subject)
-
-
-def _named_lead(lead: str | None, names: frozenset[str]) -> str | None:
-    """The leading word without its possessive, if it is (part of) one of the fact's names."""
-    if lead is None:
-        return None
-    word = normalize_name(lead)
-    return word if word in _name_words(names) else None
-
-
-def _name_words(names: frozenset[str]) -> frozenset[str]:
-    return frozenset(w for name in names for w in name.split())
-
-
-# discourse markers, articles and pronouns: words a sentence opens with that name no one
-_LEAD_WORDS = """
-    actually also so well oh ok okay yes no hey hi now then but and the a an
-    this that these those my our your his her their its i we you he she they it
-    """
-_LEAD_SKIP = frozenset(_LEAD_WORDS.split())
-_WORD_RE = re.compile(r"[A-Za-z][\w'’-]*")
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(w.lower() for w in _WORD_RE.findall(text))
-
-
-def lead_name(text: str) -> str | None:
-    """The first capitalised word that is not a discourse marker, article or pronoun."""
-    words: list[str] = _WORD_RE.findall(text)
-    for word in words[:6]:
-        if word[0].isupper() and word.lower() not in _LEAD_SKIP:
-            return word.lower()
-    return None
 
 
 def _sim(n: Neighbour) -> float:

@@ -12,22 +12,20 @@ from __future__ import annotations
 
 import re
 
+from kgmem.word_lists import word_set
+
 MAX_ENTITIES = 8  # seed 004: at most 8 entities per observation
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
 
 
 # Regex NER (seed 004): tech and org names, plus capitalised words that do not open a sentence.
 # Names that are also everyday words ("react", "rust", "apple") count only when capitalised.
-_TECH_ORG = _words(
+_TECH_ORG = word_set(
     """Docker Kubernetes PostgreSQL Postgres MySQL SQLite MongoDB Redis Neo4j Kafka Elasticsearch
     Python JavaScript TypeScript Golang Kotlin Node.js Django FastAPI Terraform AWS GCP Linux
     GitHub GitLab Jira OpenAI Anthropic Google Microsoft Netflix Stripe Vercel Cloudflare Angular
     Svelte"""
 )
-_CAPITALISED_ONLY = _words(
+_CAPITALISED_ONLY = word_set(
     "React Vue Rust Java Swift Rails Flask Spring Azure Slack Apple Amazon Meta"
 )
 _CANONICAL: dict[str, str] = {name.lower(): name for name in _TECH_ORG | _CAPITALISED_ONLY}
@@ -46,7 +44,7 @@ _PROPER_RE = re.compile(
     rf"(?<![\w'\u2019])[{_UPPER}][{_LOWER}]{{1,30}}(?:[ \t][{_UPPER}][{_LOWER}]{{1,30}}){{0,3}}"
     rf"(?![\w'\u2019])"
 )
-_NOT_NAMES = _words(
+_NOT_NAMES = word_set(
     """ok okay yes no hi hey hello thanks thank please sorry the a an this that and but or so
     monday tuesday wednesday thursday friday saturday sunday january february march april may
     june july august september october november december today tomorrow yesterday"""
@@ -54,7 +52,7 @@ _NOT_NAMES = _words(
 # Capitalised words that open sentences without being names: function words, interjections,
 # common adverbs and imperatives. Any other sentence-opening capital is taken as a name
 # ("Caroline went ..."), which is what conversational memory mostly needs.
-_OPENERS = _NOT_NAMES | _words(
+_OPENERS = _NOT_NAMES | word_set(
     """it its we you he she they me my our your his her their them us what when where why how who
     which whose whom if then there here now well oh ah wow sure great good nice cool fine maybe
     sounds not some any all every each both either neither after before since because as at in

@@ -22,13 +22,11 @@ from datetime import datetime
 
 from kgmem.errors import InvalidInput
 from kgmem.ingest.normalize import normalize_name
-from kgmem.taxonomy import (
-    MEMORY_REL_PRUNE_PRIORITY,
-    SYMMETRIC_MEMORY_RELATIONS,
-    MemoryRelation,
-    parse_enum,
-)
+from kgmem.taxonomy import MemoryRelation
+from kgmem.taxonomy.parsing import parse_enum
+from kgmem.taxonomy.relation_tables import MEMORY_REL_PRUNE_PRIORITY, SYMMETRIC_MEMORY_RELATIONS
 from kgmem.validation import check_unit
+from kgmem.word_lists import word_set
 
 # --- Content words -----------------------------------------------------------------------------
 
@@ -56,7 +54,7 @@ _STOP_TEXT = """
     seen look looks looked feel feels felt way ways time times day days today yesterday
     tomorrow user users assistant
 """
-STOP_WORDS: frozenset[str] = frozenset(_STOP_TEXT.split())
+STOP_WORDS: frozenset[str] = word_set(_STOP_TEXT)
 _WORD_RE = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 
 

@@ -24,7 +24,8 @@ from typing import Any
 from kgmem.errors import InvalidInput
 from kgmem.ml.llm import LLMClient, LLMMalformed
 from kgmem.records import EntityMention, ExtractedFact, RelationMention, Turn
-from kgmem.taxonomy import Category, EntityType, RelationType, parse_enum
+from kgmem.taxonomy import Category, EntityType, RelationType
+from kgmem.taxonomy.parsing import parse_enum
 from kgmem.validation import MAX_CONTENT_CHARS
 
 log = logging.getLogger("kgmem.llm")

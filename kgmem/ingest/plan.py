@@ -17,13 +17,14 @@ from datetime import datetime
 
 from kgmem.ingest.entities import Resolution
 from kgmem.ingest.entity_plan import plan_entities
-from kgmem.ingest.gate import GateAction, GateDecision, Neighbour
+from kgmem.ingest.gate_records import GateAction, GateDecision, Neighbour
 from kgmem.ingest.linking import MemoryFeatures, detect_relations
 from kgmem.ingest.normalize import content_hash
 from kgmem.ingest.scoring import WriteScores
 from kgmem.ingest.write_plan import Candidate, WritePlan, memory_row
 from kgmem.records import WriteReceipt
-from kgmem.taxonomy import MEMORY_REL_TYPE, MemoryRelation
+from kgmem.taxonomy import MemoryRelation
+from kgmem.taxonomy.relation_tables import MEMORY_REL_TYPE
 
 REINFORCE_STABILITY = 1.1  # a restated fact is rehearsed: modest stability gain
 

@@ -23,7 +23,8 @@ from kgmem.ingest.boxes import BoxState
 from kgmem.ingest.emotion import Category as EmotionCategory
 from kgmem.ingest.emotion import Emotion
 from kgmem.ingest.episodes import as_utc
-from kgmem.ingest.gate import Neighbour, decide
+from kgmem.ingest.gate import decide
+from kgmem.ingest.gate_records import Neighbour
 from kgmem.ingest.ingestor import ExtractionReport, Ingestor
 from kgmem.ingest.normalize import content_hash, normalize_name
 from kgmem.ingest.plan import plan_writes

@@ -18,17 +18,15 @@ from __future__ import annotations
 
 import re
 
+from kgmem.word_lists import word_set
+
 _WORD = r"[^\W\d_]+(?:['’][^\W\d_]+)*"
 _TOKEN_RE = re.compile(rf"{_WORD}|\d+|\s+|.", re.DOTALL)
 _WORD_RE = re.compile(_WORD)
 
 
-def _ws(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
 # Adverbs that may sit between a subject and its verb ("I really like" → "really likes").
-_ADVERBS = _ws(
+_ADVERBS = word_set(
     """really also just always never usually often sometimes still actually definitely totally
     absolutely truly honestly generally typically normally rarely seldom only even already
     recently finally mostly probably certainly literally seriously personally genuinely kinda
@@ -37,7 +35,7 @@ _ADVERBS = _ws(
 )
 # Forms that never take a third-person -s: modals, past tenses and participles (including verbs
 # whose past equals their present, which we cannot tell apart and so leave as they are).
-_KEEP = _ws(
+_KEEP = word_set(
     """can could will would shall should may might must ought cannot can't couldn't won't
     wouldn't shouldn't mustn't didn't wasn't ain't gonna was had did went got made said saw met
     took came gave found thought knew felt told left kept brought bought began ran wrote sent
@@ -50,13 +48,13 @@ _KEEP = _ws(
     cut let set hit hurt quit cost shut spread bet burst cast split"""
 )
 # Words after a subject that are not verbs at all: coordination, determiners, pronouns, numbers.
-_NOT_VERBS = _ws(
+_NOT_VERBS = word_set(
     """and or but nor to a an the all both each two three guys folks alone myself yourself
     ourselves i me my mine we us our ours you your yours he him his she her hers it its they
     them their theirs this that these those of in on at for with from by as if who which what"""
 )
 # The rare base verbs that end in -ed or -ing (everything else so ending is past or a gerund).
-_BASE_ED_ING = _ws(
+_BASE_ED_ING = word_set(
     """need feed bleed breed speed proceed succeed exceed heed seed weed embed shed shred wed
     bring sing ring sting swing cling fling wring spring string"""
 )
@@ -71,16 +69,16 @@ _INVERTED = {
     "don't": "doesn't", "aren't": "isn't", "weren't": "wasn't",
 }  # fmt: skip
 # Words after which a "you" opens a clause (so it is a subject): punctuation is handled apart.
-_CLAUSE_OPENERS = _ws(
+_CLAUSE_OPENERS = word_set(
     """and but so because cause if when that as since though although while where whether why
     how what who then until unless before after once know think hope guess believe bet wish feel
     knew thought hoped felt glad sure proud happy sorry seems seem seemed sounds"""
 )
-_SUBJECT_PRONOUNS = _ws("i we you he she they it")
+_SUBJECT_PRONOUNS = word_set("i we you he she they it")
 _CONTRACTION = {"m": " is", "re": " is", "ve": " has", "ll": " will", "d": " would"}
 # "you" that is plainly plural or a filler ("you guys", "you know,") is not the addressee.
-_PLURAL_YOU = _ws("guys all both two folks people lot")
-_FILLER_YOU = _ws("know see mean")
+_PLURAL_YOU = word_set("guys all both two folks people lot")
+_FILLER_YOU = word_set("know see mean")
 
 _SUBJECT, _OBJECT, _POSSESSIVE, _REFLEXIVE = "subject", "object", "possessive", "reflexive"
 # lower-cased pronoun → (person, grammatical form); the person is I, we or you.

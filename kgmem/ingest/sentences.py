@@ -23,10 +23,10 @@ from kgmem.ingest.coreference import (
     is_proper,
     propn_chunk,
     same_person,
-    word_set,
 )
 from kgmem.ingest.rewrite import FIRST_PERSON
 from kgmem.ingest.signals import SignalLevel, SignalScan
+from kgmem.word_lists import word_set
 
 _FINITE = frozenset({"VBZ", "VBP", "VBD", "MD"})
 _INTERJECTIONS = word_set(

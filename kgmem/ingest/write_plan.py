@@ -18,7 +18,8 @@ from kgmem.ingest.scoring import WriteScores
 from kgmem.ingest.tagging import CAPTURE_STABILITY_BOOST
 from kgmem.memory_kind import classify_kind
 from kgmem.records import ExtractedFact, WriteReceipt
-from kgmem.taxonomy import DEFAULT_MEMORY_TYPE, parse_enum
+from kgmem.taxonomy.category_tables import DEFAULT_MEMORY_TYPE
+from kgmem.taxonomy.parsing import parse_enum
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from kgmem.graph import lease_repository
 from kgmem.graph.client import GraphClient
 from kgmem.lifecycle import lease as leases
 from kgmem.lifecycle.context import StepContext, log
+from kgmem.lifecycle.contradiction_steps import run_contradictions
 from kgmem.lifecycle.distill_steps import run_distillation
 from kgmem.lifecycle.graph_steps import run_centrality, run_entities
 from kgmem.lifecycle.memory_steps import (
@@ -31,7 +32,7 @@ from kgmem.lifecycle.memory_steps import (
     run_rehearsal,
     run_state_transitions,
 )
-from kgmem.lifecycle.merge_steps import run_contradictions, run_redundancy
+from kgmem.lifecycle.merge_steps import run_redundancy
 from kgmem.lifecycle.policy import Caps, Policy, StepName, parse_caps, parse_steps
 from kgmem.lifecycle.report import ConsolidationReport, StepReport
 from kgmem.lifecycle.summary_steps import run_summaries

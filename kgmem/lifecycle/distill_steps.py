@@ -36,7 +36,8 @@ from kgmem.lifecycle.distill import (
     snapshot_props,
 )
 from kgmem.lifecycle.redundancy import mean_embedding
-from kgmem.taxonomy import DEFAULT_MEMORY_TYPE, Category
+from kgmem.taxonomy import Category
+from kgmem.taxonomy.category_tables import DEFAULT_MEMORY_TYPE
 
 LLM_SNAPSHOT_CALLS = 20
 

@@ -31,7 +31,9 @@ from kgmem.lifecycle.hygiene import (
 )
 from kgmem.lifecycle.records import ACTOR
 from kgmem.lifecycle.redundancy import cosine_from_gds, gds_cutoff
-from kgmem.taxonomy import MEMORY_REL_PRUNE_PRIORITY, MEMORY_REL_TYPE, MemoryRelation, parse_enum
+from kgmem.taxonomy import MemoryRelation
+from kgmem.taxonomy.parsing import parse_enum
+from kgmem.taxonomy.relation_tables import MEMORY_REL_PRUNE_PRIORITY, MEMORY_REL_TYPE
 
 CENTRALITY_DIGITS = 6  # PageRank written rounded, so float noise is not a "change"
 

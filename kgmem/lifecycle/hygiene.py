@@ -34,7 +34,8 @@ from datetime import datetime
 from kgmem.lifecycle.policy import Policy
 from kgmem.lifecycle.retention import days_between
 from kgmem.lifecycle.union_find import UnionFind
-from kgmem.taxonomy import MEMORY_REL_PRUNE_PRIORITY, MemoryRelation
+from kgmem.taxonomy import MemoryRelation
+from kgmem.taxonomy.relation_tables import MEMORY_REL_PRUNE_PRIORITY
 
 # ingest/entities.py's rule: spaCy's labels are noisy between these, but not for people/places.
 LOOSE_ENTITY_TYPES = frozenset({"organization", "product", "other", "concept", "event"})

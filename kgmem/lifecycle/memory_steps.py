@@ -22,13 +22,10 @@ from kgmem.graph import retention_repository, tier_repository
 from kgmem.graph.retention_repository import StabilityFilter
 from kgmem.ingest.scoring import human_sources
 from kgmem.lifecycle.context import ALL_STATUSES, StepContext, first_count, log
+from kgmem.lifecycle.decay_state import DEFAULT_STATE_THRESHOLDS
 from kgmem.lifecycle.policy import Policy
 from kgmem.lifecycle.records import StatusChange
-from kgmem.lifecycle.retention import (
-    ACCESS_STABILITY_WEIGHT,
-    AUTO_EXTRACTED_DECAY,
-    DEFAULT_STATE_THRESHOLDS,
-)
+from kgmem.lifecycle.retention import ACCESS_STABILITY_WEIGHT, AUTO_EXTRACTED_DECAY
 from kgmem.lifecycle.strength import UTILITY_PRIOR
 from kgmem.lifecycle.tiers import TIERED_STATUSES, trim_plan
 from kgmem.lifecycle.transitions import decide_status, retention_now
@@ -43,7 +40,8 @@ from kgmem.lifecycle.upkeep import (
     replay_plan,
     retention_ratio,
 )
-from kgmem.taxonomy import BASE_STABILITY_DAYS, TIER_DECAY_MULTIPLIER, Tier
+from kgmem.taxonomy import Tier
+from kgmem.taxonomy.lifecycle_tables import BASE_STABILITY_DAYS, TIER_DECAY_MULTIPLIER
 
 LIVE = [s.value for s in TIERED_STATUSES]
 

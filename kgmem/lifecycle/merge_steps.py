@@ -1,15 +1,14 @@
-"""Runners for the steps that settle conflicting and duplicated memories: contradictions (with
-the invalidation cascade) and redundancy.
+"""Runner for the consolidation step that merges duplicated memories (redundancy); contradictions
+are settled by :mod:`~kgmem.lifecycle.contradiction_steps`.
 
-Contract: like every runner, each one reads, decides with the pure rules
-(:mod:`~kgmem.lifecycle.conflicts`, :mod:`~kgmem.lifecycle.redundancy`) and writes all it decided
-in one transaction. Redundancy finds near-duplicates with the memory vector index (HNSW; top-k
-per memory, the same cosine score GDS kNN gave, no projection) from a bounded window of memories
-not compared since they were written or changed to every live memory of the namespace (read
-in chunks, stopping once it holds more pairs than the run may decide), and
-marks the window checked in the step's transaction when no pair was left over;
-every merge is written reversibly (MERGED_INTO keeps the merged memory's previous state) and its
-id reported for ``undo_merge``.
+Contract: like every runner, it reads, decides with the pure rules of
+:mod:`~kgmem.lifecycle.redundancy` and writes all it decided in one transaction. Redundancy finds
+near-duplicates with the memory vector index (HNSW; top-k per memory, the same cosine score GDS kNN
+gave, no projection) from a bounded window of memories not compared since they were written or
+changed to every live memory of the namespace (read in chunks, stopping once it holds more pairs
+than the run may decide), and marks the window checked in the step's transaction when no pair was
+left over; every merge is written reversibly (MERGED_INTO keeps the merged memory's previous state)
+and its id reported for ``undo_merge``.
 """
 
 from __future__ import annotations
@@ -18,19 +17,11 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from kgmem.graph import redundancy_repository, retention_repository
+from kgmem.graph import redundancy_repository
 from kgmem.graph.client import Row
 from kgmem.ingest.episodes import as_utc
 from kgmem.ingest.normalize import content_hash
 from kgmem.ingest.scoring import source_trust
-from kgmem.lifecycle.conflicts import (
-    INVALID_PREMISE,
-    Contradiction,
-    Dependent,
-    Side,
-    cascade_plan,
-    resolve_contradiction,
-)
 from kgmem.lifecycle.context import StepContext, first_count
 from kgmem.lifecycle.records import ACTOR, derived_memory_props
 from kgmem.lifecycle.redundancy import (
@@ -46,7 +37,9 @@ from kgmem.lifecycle.redundancy import (
     theme_category,
     theme_content,
 )
-from kgmem.taxonomy import DEFAULT_MEMORY_TYPE, Category, Status, Tier, parse_enum
+from kgmem.taxonomy import Category
+from kgmem.taxonomy.category_tables import DEFAULT_MEMORY_TYPE
+from kgmem.taxonomy.parsing import parse_enum
 
 THEME_IMPORTANCE = 0.8  # seed 004: theme-level memories are written at importance 0.8
 THEME_SOURCE = "consolidation"
@@ -56,89 +49,6 @@ VECTOR_CANDIDATES = 100
 # Window memories read per vector query; reading stops once a run has more pairs than it may
 # decide, so a window full of duplicates costs a few chunks rather than the whole window.
 READ_CHUNK = 100
-
-
-# --- contradictions and the invalidation cascade -------------------------------------------
-
-
-def _side(row: dict[str, Any]) -> Side:
-    return Side(
-        id=str(row["id"]),
-        created_at=as_utc(row["created_at"]),
-        valid_from=as_utc(row["valid_from"]) if row.get("valid_from") is not None else None,
-        tier=parse_enum(Tier, row.get("tier") or "episodic", "tier"),
-        pinned=bool(row.get("pinned")),
-        immutable=bool(row.get("immutable")),
-    )
-
-
-async def run_contradictions(ctx: StepContext) -> None:
-    """Seed 004: the older side of each open contradiction goes dormant; memories that depend on
-    a premise that no longer holds are flagged for review (bounded cascade)."""
-    rows = await redundancy_repository.find_contradictions(
-        ctx.graph, namespace=ctx.namespace, limit=ctx.caps.batch
-    )
-    ctx.report.capped = len(rows) >= ctx.caps.batch
-    resolutions = []
-    for row in rows:
-        res = resolve_contradiction(Contradiction(row["edge"], _side(row["a"]), _side(row["b"])))
-        if res is None:
-            ctx.stat("anchored_contradictions")
-            continue
-        resolutions.append(
-            {
-                "edge": res.edge,
-                "older": res.older,
-                "demote": res.demote,
-                "reason": res.reason,
-                "actor": ACTOR,
-                "change_id": str(uuid.uuid4()),
-            }
-        )
-    found = await redundancy_repository.find_invalidated_dependents(
-        ctx.graph,
-        namespace=ctx.namespace,
-        statuses=sorted(s.value for s in INVALID_PREMISE),
-        depth=ctx.policy.cascade_depth,
-        limit=ctx.caps.cascade * 10,
-    )
-    dependents = [
-        Dependent(
-            str(r["id"]),
-            parse_enum(Status, r["status"], "status"),
-            str(r["premise"]),
-            parse_enum(Status, r["premise_status"], "status"),
-            int(r["depth"]),
-        )
-        for r in found
-    ]
-    challenges, due = cascade_plan(dependents, ctx.caps.cascade)
-    ctx.report.capped |= due > len(challenges)
-    steps = []
-    if resolutions:
-        steps.append(
-            redundancy_repository.resolve_contradictions(
-                namespace=ctx.namespace, resolutions=resolutions, now=ctx.now
-            )
-        )
-    if challenges:
-        rows_ = [ctx.status_row(c) for c in challenges]
-        steps.append(
-            retention_repository.set_memory_statuses(namespace=ctx.namespace, changes=rows_)
-        )
-    out = await ctx.commit(steps)
-    if resolutions:
-        planned = sum(1 for r in resolutions if r["demote"])
-        ctx.report.count(
-            "contradictions_resolved",
-            first_count(out[0], "resolved", len(resolutions), ctx.dry_run),
-        )
-        ctx.report.count("demoted", first_count(out[0], "demoted", planned, ctx.dry_run))
-    if challenges:
-        ctx.report.count(
-            "challenged", first_count(out[-1], "changed", len(challenges), ctx.dry_run)
-        )
-        ctx.report.ids["challenged"] = [c.id for c in challenges]
 
 
 # --- redundancy ------------------------------------------------------------------------------

@@ -18,7 +18,8 @@ from typing import Any
 from kgmem.errors import InvalidInput
 from kgmem.ingest.episodes import as_utc
 from kgmem.lifecycle.retention import RetentionInput
-from kgmem.taxonomy import Category, Status, Tier, parse_enum
+from kgmem.taxonomy import Category, Status, Tier
+from kgmem.taxonomy.parsing import parse_enum
 
 ACTOR = "consolidation"  # the actor recorded on every audit record this job writes
 

@@ -1,41 +1,34 @@
-"""Retention computed from timestamps at read time, and the state it implies (DESIGN §6).
+"""Retention computed from timestamps at read time (DESIGN §6).
 
 Contract: pure functions over plain values and :class:`RetentionInput` records; no clock, no I/O.
-``effective_stability`` is the memory's stability in days: seed 003's per-category base stability
-× (1 + ln(1 + access_count) × 0.5) × the memory's own stability multiplier, divided by seed 004's
-tier decay multiplier (dormant is frozen: infinite stability) and by 3 for auto-extracted memories
-(seed 001's trust-weighted decay). ``fsrs_retention`` is seed 004's FSRS-6 power law
-R = (1 + t/(9S))^(-1/0.5) and ``exp_retention`` seed 003's e^(-t/S); both are 1 at t = 0, stay in
-(0, 1] and never rise with t. ``retention`` applies one of them to a record, measuring t from its
-last access (or creation) and stopping the clock when the memory went dormant, then applies seed
-001's retention regularisation (``l2`` | ``huber`` | ``elastic``, see ``regularise_retention``).
-``state_for`` is seed 003's ACTIVE → STALE → ARCHIVED → DELETED decision at its exact thresholds,
-with pinned, immutable and protected-category exemptions. Bad input (NaN, negative counts, naive
-datetimes, unknown categories) raises ``InvalidInput``. Seed 002's kind-specific decay is an
-epoch-based *importance* decay run by consolidation, not a retention curve, so it is not here.
+``effective_stability`` is the memory's stability in days: seed 003's per-category base stability ×
+(1 + ln(1 + access_count) × 0.5) × the memory's own stability multiplier, divided by seed 004's tier
+decay multiplier (dormant is frozen: infinite stability) and by 3 for auto-extracted memories (seed
+001's trust-weighted decay). ``fsrs_retention`` is seed 004's FSRS-6 power law R = (1 +
+t/(9S))^(-1/0.5) and ``exp_retention`` seed 003's e^(-t/S); both are 1 at t = 0, stay in (0, 1] and
+never rise with t. ``retention`` applies one of them to a record, measuring t from its last access
+(or creation) and stopping the clock when the memory went dormant, then applies seed 001's retention
+regularisation (``l2`` | ``huber`` | ``elastic``, see ``regularise_retention``). The state it
+implies (seed 003's decay chain) is :mod:`kgmem.lifecycle.decay_state`. Bad input (NaN, negative
+counts, naive datetimes, unknown categories) raises ``InvalidInput``. Seed 002's kind-specific decay
+is an epoch-based *importance* decay run by consolidation, not a retention curve, so it is not here.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, get_args
 
 from kgmem.errors import InvalidInput
 from kgmem.ingest.scoring import source_trust
-from kgmem.taxonomy import (
-    ARCHIVAL_EXEMPT_CATEGORIES,
+from kgmem.taxonomy import DEFAULT_TIER, Category, Tier
+from kgmem.taxonomy.lifecycle_tables import (
     BASE_STABILITY_DAYS,
-    DEFAULT_TIER,
-    MIN_RETENTION_DAYS,
     TIER_DECAY_MULTIPLIER,
-    Category,
-    Status,
-    Tier,
-    parse_enum,
 )
+from kgmem.taxonomy.parsing import parse_enum
 from kgmem.validation import check_aware, check_count, check_number, check_unit
 
 RetentionModel = Literal["fsrs", "exp"]
@@ -246,74 +239,3 @@ def retention(
     else:
         raise InvalidInput(f"unknown retention model {mode!r}; expected one of: fsrs, exp")
     return regularise_retention(r, regularisation)
-
-
-# --- State decision (seed 003) -----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class StateThresholds:
-    """Seed 003's thresholds: ACTIVE while R ≥ stale_below, STALE below it, ARCHIVED below
-    archive_below or after archive_after_stale_days as STALE, DELETED below delete_below."""
-
-    stale_below: float = 0.3
-    archive_below: float = 0.1
-    delete_below: float = 0.01
-    archive_after_stale_days: float = 30.0
-
-
-DEFAULT_STATE_THRESHOLDS = StateThresholds()
-# The statuses seed 003's decay chain moves by itself; the others change by explicit acts only.
-DECAY_CHAIN: frozenset[Status] = frozenset(
-    {Status.ACTIVE, Status.STALE, Status.ARCHIVED, Status.DELETED}
-)
-
-
-def state_for(
-    retention: float,
-    days_stale: float,
-    status: Status | str,
-    *,
-    category: Category | str | None = None,
-    pinned: bool = False,
-    immutable: bool = False,
-    age_days: float | None = None,
-    protected: Collection[Category] = ARCHIVAL_EXEMPT_CATEGORIES,
-    thresholds: StateThresholds = DEFAULT_STATE_THRESHOLDS,
-) -> Status:
-    """The status seed 003's decay chain gives a memory; returns ``status`` when nothing changes.
-
-    ``days_stale`` is how long the memory has been STALE (ignored for other statuses). Pinned,
-    immutable and protected-category memories never move (seeds 000/001/004 exempt them from
-    forgetting). The chain only moves forward by itself, except that a STALE memory whose
-    retention is back at the stale threshold (an access or rehearsal restored it) is ACTIVE
-    again; ARCHIVED returns only by an explicit restore, DELETED never. Statuses outside the chain
-    (challenged, superseded, merged, invalidated) are left as they are. With ``age_days`` and a
-    ``category``, seed 004's minimum retention keeps a memory younger than
-    ``MIN_RETENTION_DAYS[category]`` from being archived or deleted (it may still go stale).
-    """
-    r = check_unit(retention, what="retention")
-    stale_days = check_number(days_stale, what="days_stale", low=0.0)
-    current = parse_enum(Status, status, "status")
-    cat = None if category is None else parse_enum(Category, category, "category")
-    age = None if age_days is None else check_number(age_days, what="age_days", low=0.0)
-    if current not in DECAY_CHAIN or current is Status.DELETED:
-        return current
-    if pinned or immutable or (cat is not None and cat in protected):
-        return current
-    if r < thresholds.delete_below:
-        target = Status.DELETED
-    elif r < thresholds.archive_below:
-        target = Status.ARCHIVED
-    elif r >= thresholds.stale_below:
-        target = Status.ACTIVE  # also a STALE memory an access or rehearsal brought back
-    elif current is Status.STALE and stale_days >= thresholds.archive_after_stale_days:
-        target = Status.ARCHIVED  # still stale after 30 days
-    else:
-        target = Status.STALE
-    too_young = cat is not None and age is not None and age < MIN_RETENTION_DAYS[cat]
-    if too_young and target in (Status.ARCHIVED, Status.DELETED):
-        target = Status.STALE if r < thresholds.stale_below else Status.ACTIVE
-    if current is Status.ARCHIVED:  # forward only: archived -> deleted, never back by itself
-        return Status.DELETED if target is Status.DELETED else current
-    return target

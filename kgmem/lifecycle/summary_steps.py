@@ -42,7 +42,9 @@ from kgmem.lifecycle.summaries import (
     parse_llm_summary,
     summary_prompt,
 )
-from kgmem.taxonomy import DEFAULT_MEMORY_TYPE, Category, parse_enum
+from kgmem.taxonomy import Category
+from kgmem.taxonomy.category_tables import DEFAULT_MEMORY_TYPE
+from kgmem.taxonomy.parsing import parse_enum
 
 SOURCES_PER_SUMMARY = 30  # the best-ranked memories a summary is written from
 LLM_SUMMARY_CALLS = 20  # LLM rewrites per run, like seed 002's 20 gate reviews per cycle

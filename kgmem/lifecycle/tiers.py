@@ -32,7 +32,8 @@ from kgmem.lifecycle.gate import GateVerdict, gate_candidate, heuristic_gate
 from kgmem.lifecycle.records import MemoryRecord, TierChange
 from kgmem.lifecycle.retention import days_between
 from kgmem.recall.diversity import HOT_MAX_AGE, HOT_MAX_ITEMS, HOT_MIN_ACCESS, HOT_MIN_UTILITY
-from kgmem.taxonomy import Status, Tier, parse_enum
+from kgmem.taxonomy import Status, Tier
+from kgmem.taxonomy.parsing import parse_enum
 
 TIERED_STATUSES = frozenset({Status.ACTIVE, Status.STALE})
 WORKING_MAX_AGE = timedelta(minutes=30)  # seed 001: working auto-promotes after 30 minutes

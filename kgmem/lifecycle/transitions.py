@@ -14,7 +14,7 @@ wins (so one run moves a memory at most one step, and the order makes a second r
    days (seed 000) → deleted;
 5. foresight expiry — a live memory whose ``valid_until`` has passed → superseded (seed 004);
 6. the decay chain — seed 003's ACTIVE → STALE → ARCHIVED → DELETED via
-   :func:`~kgmem.lifecycle.retention.state_for` (protected categories exempt, seed 004's minimum
+   :func:`~kgmem.lifecycle.decay_state.state_for` (protected categories exempt, seed 004's minimum
    retention respected, a stale memory whose retention recovered is active again); dormant
    memories are frozen (seed 004: "no decay") and skip it;
 7. fact archival — seed 000: an active memory older than 90 days with importance < 0.3, at most
@@ -28,10 +28,12 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 
+from kgmem.lifecycle.decay_state import DECAY_CHAIN, state_for
 from kgmem.lifecycle.policy import Policy
 from kgmem.lifecycle.records import MemoryRecord, StatusChange
-from kgmem.lifecycle.retention import DECAY_CHAIN, days_between, retention, state_for
-from kgmem.taxonomy import ARCHIVAL_EXEMPT_CATEGORIES, Category, Status, Tier, VerificationState
+from kgmem.lifecycle.retention import days_between, retention
+from kgmem.taxonomy import Category, Status, Tier, VerificationState
+from kgmem.taxonomy.category_tables import ARCHIVAL_EXEMPT_CATEGORIES
 
 # Statuses the expiry rules act on: the memory is still believed (or under review).
 LIVE_STATUSES = frozenset({Status.ACTIVE, Status.STALE, Status.CHALLENGED})

@@ -40,7 +40,8 @@ from kgmem.recall.query import (
 from kgmem.recall.scoring import Candidate, Scored, rank
 from kgmem.recall.turns import common_entity_words, turn_word_rarity, turns_by_relevance
 from kgmem.recall.xray import ChannelEvidence, Dropped, DropReason, HitExplain, PathStep, Xray
-from kgmem.taxonomy import Category, Tier, parse_enum
+from kgmem.taxonomy import Category, Tier
+from kgmem.taxonomy.parsing import parse_enum
 from kgmem.validation import check_limit, check_namespace, check_text
 
 MAX_QUERY_CHARS = 2048

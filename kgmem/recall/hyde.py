@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
-from kgmem.recall.query import cue, word_set
+from kgmem.recall.query import cue
+from kgmem.word_lists import word_set
 
 
 class HydeIntent(StrEnum):

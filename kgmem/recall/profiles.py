@@ -35,7 +35,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from kgmem.errors import InvalidInput
-from kgmem.taxonomy import DEFAULT_MEMORY_TYPE, Category, MemoryType
+from kgmem.taxonomy import Category, MemoryType
+from kgmem.taxonomy.category_tables import DEFAULT_MEMORY_TYPE
 
 FACTORS: tuple[str, ...] = (
     "similarity",

@@ -17,13 +17,9 @@ from enum import StrEnum
 from itertools import pairwise
 
 from kgmem.taxonomy import Category, MemoryRelation
+from kgmem.word_lists import word_set
 
 # --- Pre-retrieval gate (seed 004) --------------------------------------------------------------
-
-
-def word_set(text: str) -> frozenset[str]:
-    """The whitespace-separated words of a word list written as one string."""
-    return frozenset(text.split())
 
 
 # Seed 004 names "hi, hello, merhaba, selam"; the rest are their everyday EN/TR siblings.

@@ -17,7 +17,8 @@ from kgmem.graph import api_repository, repository, topic_repository
 from kgmem.graph.client import Row
 from kgmem.ingest.normalize import normalize_name
 from kgmem.service.core import ServiceCore, check_id
-from kgmem.taxonomy import Category, Status, Tier, parse_enum
+from kgmem.taxonomy import Category, Status, Tier
+from kgmem.taxonomy.parsing import parse_enum
 from kgmem.validation import check_limit, check_text
 
 

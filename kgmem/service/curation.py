@@ -24,7 +24,9 @@ from kgmem.records import WriteReceipt
 from kgmem.service.browse import BrowseOps
 from kgmem.service.core import check_id
 from kgmem.service.ingest import IngestOps
-from kgmem.taxonomy import ConflictStrategy, Status, check_transition, parse_enum
+from kgmem.taxonomy import ConflictStrategy, Status
+from kgmem.taxonomy.lifecycle_tables import check_transition
+from kgmem.taxonomy.parsing import parse_enum
 from kgmem.validation import check_text
 
 FEEDBACK_ATTEMPTS = 5

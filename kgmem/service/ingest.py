@@ -16,7 +16,8 @@ from kgmem.ingest.ingestor import ExtractionReport
 from kgmem.ingest.intake import ObserveReport
 from kgmem.records import Turn, WriteReceipt
 from kgmem.service.core import ServiceCore
-from kgmem.taxonomy import ConflictStrategy, parse_enum
+from kgmem.taxonomy import ConflictStrategy
+from kgmem.taxonomy.parsing import parse_enum
 
 
 class IngestOps(ServiceCore):

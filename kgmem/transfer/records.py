@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from kgmem.taxonomy import MEMORY_REL_TYPE, STRUCTURAL_REL_TYPES
+from kgmem.taxonomy.relation_tables import MEMORY_REL_TYPE, STRUCTURAL_REL_TYPES
 
 FORMAT = "kgmem-export"
 VERSION = 1

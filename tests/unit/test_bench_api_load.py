@@ -8,7 +8,15 @@ import random
 from collections import Counter
 from datetime import UTC, datetime
 
-from benchmarks.api_load import Op, Outcome, check_turns, classify, percentile, plan_ops, summarize
+from benchmarks.api_load_plan import (
+    Op,
+    Outcome,
+    check_turns,
+    classify,
+    percentile,
+    plan_ops,
+    summarize,
+)
 from kgmem.records import Turn
 
 TURNS = [

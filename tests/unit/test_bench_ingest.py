@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from benchmarks.ingest import intake_seconds
-from benchmarks.ingest_report import report
+from benchmarks.ingest_report import report, statement_rows
 from benchmarks.trace import Tracer
 
 
@@ -46,6 +46,25 @@ def test_intake_reads_a_real_tracer_summary() -> None:
     tracer._count("create_episodes", 0.5, 0.0)  # what traced_run records for a single statement
     tracer._count("get_pending_summary", 0.125, 0.0)
     assert intake_seconds(tracer.summary()) == 0.625
+
+
+def test_the_statement_table_lists_single_statements_and_batched_steps_once() -> None:
+    # Reads run alone and were missing from the table when it showed only "statements" (the
+    # steps of batched writes); a batched write's "a+b" transaction is covered by its steps.
+    tracer = Tracer()
+    tracer._count("search_memory_neighbours", 2.0, 0.0)
+    tracer._count("create_memories+link_memories", 3.0, 0.0)
+    tracer.steps.update({"create_memories": 1, "link_memories": 1})
+    tracer.step_s.update({"create_memories": 1.0, "link_memories": 1.5})
+    tracer.step_cpu.update({"create_memories": 0.0, "link_memories": 0.0})
+    rows = [
+        (name, run, q["calls"], q["seconds"]) for name, run, q in statement_rows(tracer.summary())
+    ]
+    assert rows == [
+        ("search_memory_neighbours", "alone", 1, 2.0),
+        ("link_memories", "batched", 1, 1.5),
+        ("create_memories", "batched", 1, 1.0),
+    ]
 
 
 def test_a_gate_scale_only_report_is_the_scale_table() -> None:

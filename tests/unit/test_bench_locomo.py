@@ -17,20 +17,8 @@ from typing import Any
 
 import pytest
 
-from benchmarks.baselines import (
-    BM25,
-    aggregate,
-    baseline_rankings,
-    fuse,
-    hit_at_k,
-    load_locomo,
-    mrr,
-    parse_session_date,
-    recall_at_k,
-    repair_evidence,
-    score_ranking,
-    tokenize,
-)
+from benchmarks.baselines import baseline_rankings
+from benchmarks.flat_search import BM25, fuse, tokenize
 from benchmarks.locomo import (
     ConfigResult,
     coverage,
@@ -42,6 +30,8 @@ from benchmarks.locomo import (
     recall_accepts_channels,
     write_result,
 )
+from benchmarks.locomo_data import load_locomo, parse_session_date, repair_evidence
+from benchmarks.retrieval_metrics import aggregate, hit_at_k, mrr, recall_at_k, score_ranking
 from kgmem.errors import InvalidInput
 
 VALID = {"D8:6", "D9:17", "D11:26", "D30:5", "D1:1"}

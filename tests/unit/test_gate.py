@@ -16,15 +16,8 @@ from hypothesis import strategies as st
 from kgmem.errors import InvalidInput
 from kgmem.ingest.batch_dedup import batch_dedup, group_batch
 from kgmem.ingest.contradiction import ContradictionKind, detect_contradiction
-from kgmem.ingest.gate import (
-    CONTRADICTION_SIM,
-    REINFORCE_SIM,
-    UPDATE_SIM,
-    GateAction,
-    GateDecision,
-    Neighbour,
-    decide,
-)
+from kgmem.ingest.gate import CONTRADICTION_SIM, REINFORCE_SIM, UPDATE_SIM, decide
+from kgmem.ingest.gate_records import GateAction, GateDecision, Neighbour
 from kgmem.ingest.normalize import content_hash
 from kgmem.ingest.synthesis import (
     MAX_SYNTHESIS_CHARS,

@@ -23,7 +23,8 @@ from kgmem.ingest.linking import (
     relation_strength,
     word_overlap,
 )
-from kgmem.taxonomy import MEMORY_REL_PRUNE_PRIORITY, MemoryRelation
+from kgmem.taxonomy import MemoryRelation
+from kgmem.taxonomy.relation_tables import MEMORY_REL_PRUNE_PRIORITY
 
 NOW = datetime(2025, 6, 1, tzinfo=UTC)
 NEVER_PRUNED = {MemoryRelation.SUPERSEDES, MemoryRelation.CONTRADICTS, MemoryRelation.CAUSES}

@@ -12,13 +12,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kgmem.errors import InvalidInput
+from kgmem.lifecycle.decay_state import StateThresholds, state_for
 from kgmem.lifecycle.retention import (
     REGULARISATIONS,
     RETENTION_MODELS,
     Regularisation,
     RetentionInput,
     RetentionModel,
-    StateThresholds,
     effective_stability,
     elapsed_days,
     exp_retention,
@@ -26,7 +26,6 @@ from kgmem.lifecycle.retention import (
     is_auto_extracted,
     regularise_retention,
     retention,
-    state_for,
 )
 from kgmem.lifecycle.strength import (
     MAX_STABILITY_MULTIPLIER,
@@ -41,7 +40,8 @@ from kgmem.lifecycle.strength import (
     utility_drift,
     utility_update,
 )
-from kgmem.taxonomy import BASE_STABILITY_DAYS, Category, Status, Tier
+from kgmem.taxonomy import Category, Status, Tier
+from kgmem.taxonomy.lifecycle_tables import BASE_STABILITY_DAYS
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 unit = st.floats(min_value=0.0, max_value=1.0, allow_nan=False)

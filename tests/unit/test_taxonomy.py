@@ -15,6 +15,13 @@ from hypothesis import strategies as st
 from kgmem import taxonomy as tx
 from kgmem.errors import InvalidInput
 from kgmem.memory_kind import classify_kind, classify_kind_with_reason
+from kgmem.taxonomy import (
+    category_tables,
+    lifecycle_tables,
+    parsing,
+    relation_tables,
+    seed_vocabulary,
+)
 
 ALL_ENUMS: tuple[type[StrEnum], ...] = (
     tx.Category,
@@ -61,8 +68,8 @@ def test_category_is_seed_000_ten_merged_with_seed_003_eight_without_duplicates(
     values = [c.value for c in tx.Category]
     assert len(values) == len(set(values))
     assert set(values) == seed_000 | seed_003
-    assert {c.value for c in tx.SEED_000_CATEGORIES} == seed_000
-    assert {c.value for c in tx.SEED_003_CATEGORIES} == seed_003
+    assert {c.value for c in seed_vocabulary.SEED_000_CATEGORIES} == seed_000
+    assert {c.value for c in seed_vocabulary.SEED_003_CATEGORIES} == seed_003
 
 
 def test_seed_vocabularies_are_complete() -> None:
@@ -123,7 +130,7 @@ def test_relation_types_include_design_and_seed_003_list() -> None:
 
 
 def test_memory_relations_cover_seed_004_and_design() -> None:
-    assert {r.value for r in tx.SEED_004_MEMORY_RELATIONS} == {
+    assert {r.value for r in seed_vocabulary.SEED_004_MEMORY_RELATIONS} == {
         "supersedes",
         "contradicts",
         "causes",
@@ -140,7 +147,7 @@ def test_memory_relations_cover_seed_004_and_design() -> None:
 
 @pytest.mark.parametrize("category", list(tx.Category))
 def test_every_category_has_positive_base_stability(category: tx.Category) -> None:
-    days = tx.BASE_STABILITY_DAYS[category]
+    days = lifecycle_tables.BASE_STABILITY_DAYS[category]
     assert isinstance(days, float)
     assert 0 < days < math.inf
 
@@ -157,35 +164,35 @@ def test_base_stability_matches_seed_003() -> None:
         "ephemeral": 3,
     }
     for name, days in expected.items():
-        assert tx.BASE_STABILITY_DAYS[tx.Category(name)] == days
+        assert lifecycle_tables.BASE_STABILITY_DAYS[tx.Category(name)] == days
 
 
 def test_per_category_tables_are_total() -> None:
     for table in (
-        tx.BASE_STABILITY_DAYS,
-        tx.KIND_BY_CATEGORY,
-        tx.DEFAULT_MEMORY_TYPE,
-        tx.MIN_RETENTION_DAYS,
-        tx.DEFAULT_POLICY_CLASS,
+        lifecycle_tables.BASE_STABILITY_DAYS,
+        category_tables.KIND_BY_CATEGORY,
+        category_tables.DEFAULT_MEMORY_TYPE,
+        lifecycle_tables.MIN_RETENTION_DAYS,
+        category_tables.DEFAULT_POLICY_CLASS,
     ):
         assert set(table) == set(tx.Category)
-    assert set(tx.TIER_DECAY_MULTIPLIER) == set(tx.Tier)
-    assert set(tx.MEMORY_REL_PRUNE_PRIORITY) == set(tx.MemoryRelation)
+    assert set(lifecycle_tables.TIER_DECAY_MULTIPLIER) == set(tx.Tier)
+    assert set(relation_tables.MEMORY_REL_PRUNE_PRIORITY) == set(tx.MemoryRelation)
 
 
 def test_protected_categories_are_seed_000_defaults() -> None:
-    assert {c.value for c in tx.PROTECTED_CATEGORIES} == {
+    assert {c.value for c in category_tables.PROTECTED_CATEGORIES} == {
         "commitment",
         "preference",
         "decision",
         "principle",
     }
-    assert tx.PROTECTED_CATEGORIES < tx.ARCHIVAL_EXEMPT_CATEGORIES
-    assert tx.Category.CORRECTION in tx.ARCHIVAL_EXEMPT_CATEGORIES
+    assert category_tables.PROTECTED_CATEGORIES < category_tables.ARCHIVAL_EXEMPT_CATEGORIES
+    assert tx.Category.CORRECTION in category_tables.ARCHIVAL_EXEMPT_CATEGORIES
 
 
 def test_seed_004_tier_decay_order() -> None:
-    m = tx.TIER_DECAY_MULTIPLIER
+    m = lifecycle_tables.TIER_DECAY_MULTIPLIER
     assert m[tx.Tier.WORKING] > m[tx.Tier.EPISODIC] > m[tx.Tier.SEMANTIC] > m[tx.Tier.DORMANT] == 0
 
 
@@ -193,13 +200,13 @@ def test_seed_004_tier_decay_order() -> None:
 
 
 def test_memory_rel_types_are_upper_snake_and_distinct() -> None:
-    assert set(tx.MEMORY_REL_TYPE) == set(tx.MemoryRelation)
-    names = list(tx.MEMORY_REL_TYPE.values())
+    assert set(relation_tables.MEMORY_REL_TYPE) == set(tx.MemoryRelation)
+    names = list(relation_tables.MEMORY_REL_TYPE.values())
     assert len(set(names)) == len(names)
-    for rel, name in tx.MEMORY_REL_TYPE.items():
+    for rel, name in relation_tables.MEMORY_REL_TYPE.items():
         assert re.fullmatch(r"[A-Z][A-Z_]*[A-Z]", name), name
         assert name == rel.value.upper()
-    assert not set(names) & tx.STRUCTURAL_REL_TYPES
+    assert not set(names) & relation_tables.STRUCTURAL_REL_TYPES
 
 
 def test_memory_rel_types_match_design_section_3() -> None:
@@ -214,13 +221,13 @@ def test_memory_rel_types_match_design_section_3() -> None:
         "CO_ACTIVATED",
         "DEPENDS_ON",
     }
-    assert set(tx.MEMORY_REL_TYPE.values()) == design
+    assert set(relation_tables.MEMORY_REL_TYPE.values()) == design
 
 
 def test_seed_004_never_prunes_supersedes_contradicts_causes() -> None:
     for rel in ("supersedes", "contradicts", "causes"):
-        assert tx.MEMORY_REL_PRUNE_PRIORITY[tx.MemoryRelation(rel)] is None
-    p = tx.MEMORY_REL_PRUNE_PRIORITY
+        assert relation_tables.MEMORY_REL_PRUNE_PRIORITY[tx.MemoryRelation(rel)] is None
+    p = relation_tables.MEMORY_REL_PRUNE_PRIORITY
     assert p[tx.MemoryRelation.ELABORATES] == 2
     assert p[tx.MemoryRelation.SAME_ENTITY] == 1
     assert p[tx.MemoryRelation.RELATED_TO] == 0
@@ -231,36 +238,36 @@ def test_seed_004_never_prunes_supersedes_contradicts_causes() -> None:
 
 @given(st.sampled_from(list(tx.RelationType)))
 def test_inverse_is_an_involution(rt: tx.RelationType) -> None:
-    inv = tx.inverse_of(rt)
+    inv = relation_tables.inverse_of(rt)
     if inv is None:
-        assert rt not in tx.INVERSE
-        assert rt not in tx.INVERSE.values()
+        assert rt not in relation_tables.INVERSE
+        assert rt not in relation_tables.INVERSE.values()
     else:
-        assert tx.inverse_of(inv) is rt
+        assert relation_tables.inverse_of(inv) is rt
 
 
 @given(st.sampled_from(list(tx.RelationType)))
 def test_symmetric_relations_are_their_own_inverse(rt: tx.RelationType) -> None:
-    assert (rt in tx.SYMMETRIC_RELATIONS) == (tx.inverse_of(rt) is rt)
+    assert (rt in relation_tables.SYMMETRIC_RELATIONS) == (relation_tables.inverse_of(rt) is rt)
 
 
 def test_known_inverses() -> None:
     r = tx.RelationType
     for symmetric in (r.FRIEND_OF, r.MARRIED_TO, r.SIBLING_OF, r.DATING, r.KNOWS):
-        assert tx.inverse_of(symmetric) is symmetric
-    assert tx.inverse_of(r.PARENT_OF) is r.CHILD_OF
-    assert tx.inverse_of(r.CHILD_OF) is r.PARENT_OF
-    assert tx.inverse_of(r.MANAGES) is r.REPORTS_TO
-    assert tx.inverse_of(r.WORKS_AT) is None
-    assert tx.inverse_of(r.USES) is None
+        assert relation_tables.inverse_of(symmetric) is symmetric
+    assert relation_tables.inverse_of(r.PARENT_OF) is r.CHILD_OF
+    assert relation_tables.inverse_of(r.CHILD_OF) is r.PARENT_OF
+    assert relation_tables.inverse_of(r.MANAGES) is r.REPORTS_TO
+    assert relation_tables.inverse_of(r.WORKS_AT) is None
+    assert relation_tables.inverse_of(r.USES) is None
 
 
 # --- status transitions -------------------------------------------------------------------------
 
 
 def test_transitions_table_is_closed_over_status() -> None:
-    assert set(tx.ALLOWED_TRANSITIONS) == set(tx.Status)
-    for old, targets in tx.ALLOWED_TRANSITIONS.items():
+    assert set(lifecycle_tables.ALLOWED_TRANSITIONS) == set(tx.Status)
+    for old, targets in lifecycle_tables.ALLOWED_TRANSITIONS.items():
         assert isinstance(targets, frozenset)
         assert targets <= set(tx.Status)
         assert old not in targets
@@ -269,14 +276,14 @@ def test_transitions_table_is_closed_over_status() -> None:
 def test_seed_003_chain_is_allowed_and_deleted_is_terminal() -> None:
     s = tx.Status
     for old, new in ((s.ACTIVE, s.STALE), (s.STALE, s.ARCHIVED), (s.ARCHIVED, s.DELETED)):
-        tx.check_transition(old, new)
-    assert tx.ALLOWED_TRANSITIONS[s.DELETED] == frozenset()
+        lifecycle_tables.check_transition(old, new)
+    assert lifecycle_tables.ALLOWED_TRANSITIONS[s.DELETED] == frozenset()
 
 
 def test_every_status_is_reachable_from_active() -> None:
     seen, frontier = {tx.Status.ACTIVE}, [tx.Status.ACTIVE]
     while frontier:
-        for nxt in tx.ALLOWED_TRANSITIONS[frontier.pop()] - seen:
+        for nxt in lifecycle_tables.ALLOWED_TRANSITIONS[frontier.pop()] - seen:
             seen.add(nxt)
             frontier.append(nxt)
     assert seen == set(tx.Status)
@@ -284,21 +291,21 @@ def test_every_status_is_reachable_from_active() -> None:
 
 @given(st.sampled_from(list(tx.Status)), st.sampled_from(list(tx.Status)))
 def test_check_transition_agrees_with_table(old: tx.Status, new: tx.Status) -> None:
-    if new in tx.ALLOWED_TRANSITIONS[old]:
-        tx.check_transition(old, new)
-        assert tx.can_transition(old, new)
+    if new in lifecycle_tables.ALLOWED_TRANSITIONS[old]:
+        lifecycle_tables.check_transition(old, new)
+        assert lifecycle_tables.can_transition(old, new)
     else:
         with pytest.raises(InvalidInput) as err:
-            tx.check_transition(old, new)
+            lifecycle_tables.check_transition(old, new)
         assert old.value in err.value.message
-        assert not tx.can_transition(old, new)
+        assert not lifecycle_tables.can_transition(old, new)
 
 
 def test_disallowed_transition_message_lists_the_way_out() -> None:
     with pytest.raises(InvalidInput, match=r"cannot go from deleted to active.*none"):
-        tx.check_transition(tx.Status.DELETED, tx.Status.ACTIVE)
+        lifecycle_tables.check_transition(tx.Status.DELETED, tx.Status.ACTIVE)
     with pytest.raises(InvalidInput, match=r"merged to active.*archived, deleted"):
-        tx.check_transition(tx.Status.MERGED, tx.Status.ACTIVE)
+        lifecycle_tables.check_transition(tx.Status.MERGED, tx.Status.ACTIVE)
 
 
 # --- kind classification (seed 000 priority) ----------------------------------------------------
@@ -340,7 +347,7 @@ def test_classify_kind_is_total_and_pure(category: tx.Category, text: str, tags:
     first = classify_kind(category, text, tags)
     assert isinstance(first, tx.Kind)
     assert classify_kind(category, text, tags) is first
-    decided = tx.KIND_BY_CATEGORY[category]
+    decided = category_tables.KIND_BY_CATEGORY[category]
     if decided is not None and first is not decided:
         assert classify_kind_with_reason(category, text, tags)[1] == "temporal_marker"
 
@@ -349,8 +356,8 @@ def test_classify_kind_is_total_and_pure(category: tx.Category, text: str, tags:
 
 
 def test_every_seed_term_resolves_to_real_members() -> None:
-    for (seed, term), members in tx.SEED_VOCABULARY_MAP.items():
-        assert seed in tx.SEEDS
+    for (seed, term), members in seed_vocabulary.SEED_VOCABULARY_MAP.items():
+        assert seed in seed_vocabulary.SEEDS
         assert term == term.strip().lower()
         assert members, (seed, term)
         classes = [type(m) for m in members]
@@ -358,11 +365,11 @@ def test_every_seed_term_resolves_to_real_members() -> None:
         for member in members:
             assert type(member) in ALL_ENUMS
             assert type(member)(member.value) is member
-            assert tx.from_seed(seed, term, type(member)) is member
+            assert parsing.from_seed(seed, term, type(member)) is member
 
 
 def test_every_seed_is_mapped() -> None:
-    assert {seed for seed, _ in tx.SEED_VOCABULARY_MAP} == set(tx.SEEDS)
+    assert {seed for seed, _ in seed_vocabulary.SEED_VOCABULARY_MAP} == set(seed_vocabulary.SEEDS)
 
 
 @pytest.mark.parametrize(
@@ -389,31 +396,31 @@ def test_every_seed_is_mapped() -> None:
     ],
 )
 def test_from_seed(seed: str, term: str, enum_cls: type[StrEnum], expected: StrEnum) -> None:
-    assert tx.from_seed(seed, term, enum_cls) is expected
+    assert parsing.from_seed(seed, term, enum_cls) is expected
 
 
 def test_seed_vocabularies_are_fully_mapped() -> None:
-    for c in tx.SEED_000_CATEGORIES:
-        assert tx.from_seed("000", c.value, tx.Category) is c
-    for c in tx.SEED_003_CATEGORIES:
-        assert tx.from_seed("003", c.value, tx.Category) is c
+    for c in seed_vocabulary.SEED_000_CATEGORIES:
+        assert parsing.from_seed("000", c.value, tx.Category) is c
+    for c in seed_vocabulary.SEED_003_CATEGORIES:
+        assert parsing.from_seed("003", c.value, tx.Category) is c
     for e in tx.EntityType:
-        assert tx.from_seed("003", e.value, tx.EntityType) is e
+        assert parsing.from_seed("003", e.value, tx.EntityType) is e
     for s in ("active", "stale", "archived", "deleted"):
-        assert tx.from_seed("003", s, tx.Status) is tx.Status(s)
+        assert parsing.from_seed("003", s, tx.Status) is tx.Status(s)
     for s in ("active", "challenged", "invalidated", "merged", "superseded"):
-        assert tx.from_seed("001", s, tx.Status) is tx.Status(s)
+        assert parsing.from_seed("001", s, tx.Status) is tx.Status(s)
     for layer in ("working", "episodic", "semantic", "procedural", "codebase"):
-        tx.from_seed("001", layer, tx.Tier)
+        parsing.from_seed("001", layer, tx.Tier)
     for t in ("working", "episodic", "semantic", "dormant"):
-        assert tx.from_seed("004", t, tx.Tier) is tx.Tier(t)
+        assert parsing.from_seed("004", t, tx.Tier) is tx.Tier(t)
 
 
 def test_from_seed_rejects_a_term_outside_that_vocabulary() -> None:
     with pytest.raises(InvalidInput, match="no term 'stale'"):
-        tx.from_seed("000", "stale", tx.Status)  # a lifecycle state in seed 000, not a status
+        parsing.from_seed("000", "stale", tx.Status)  # a lifecycle state in seed 000, not a status
     with pytest.raises(InvalidInput):
-        tx.from_seed("003", "nonsense", tx.Category)
+        parsing.from_seed("003", "nonsense", tx.Category)
 
 
 # --- parse_enum ---------------------------------------------------------------------------------
@@ -422,10 +429,10 @@ def test_from_seed_rejects_a_term_outside_that_vocabulary() -> None:
 @pytest.mark.parametrize("enum_cls", ALL_ENUMS)
 def test_parse_enum_round_trips_every_member(enum_cls: type[StrEnum]) -> None:
     for member in enum_cls:
-        assert tx.parse_enum(enum_cls, member, "x") is member
-        assert tx.parse_enum(enum_cls, member.value, "x") is member
+        assert parsing.parse_enum(enum_cls, member, "x") is member
+        assert parsing.parse_enum(enum_cls, member.value, "x") is member
         shouted = f"  {member.value.upper().replace('_', '-')} "
-        assert tx.parse_enum(enum_cls, shouted, "x") is member
+        assert parsing.parse_enum(enum_cls, shouted, "x") is member
 
 
 @given(st.sampled_from(ALL_ENUMS), st.text(max_size=30))
@@ -434,7 +441,7 @@ def test_parse_enum_rejects_unknown_values_with_invalid_input(
 ) -> None:
     key = re.sub(r"[\s\-]+", "_", raw.strip().lower())
     try:
-        member = tx.parse_enum(enum_cls, raw, "field")
+        member = parsing.parse_enum(enum_cls, raw, "field")
     except InvalidInput as err:
         assert key not in {m.value for m in enum_cls}
         assert "field" in err.message
@@ -449,12 +456,12 @@ def _parse_enum_uncached(enum_cls: type[StrEnum], raw: str, aliases: bool) -> St
     key = re.sub(r"[\s\-]+", "_", raw.strip().lower())
     if key in {m.value for m in enum_cls}:
         return enum_cls(key)
-    member = tx._ALIASES.get(enum_cls, {}).get(key) if aliases else None
+    member = parsing._ALIASES.get(enum_cls, {}).get(key) if aliases else None
     return member if isinstance(member, enum_cls) else None
 
 
 _SPELLINGS = st.sampled_from(
-    [m.value for e in ALL_ENUMS for m in e] + [t for a in tx._ALIASES.values() for t in a]
+    [m.value for e in ALL_ENUMS for m in e] + [t for a in parsing._ALIASES.values() for t in a]
 ).flatmap(
     lambda v: st.sampled_from([v, v.upper(), f" {v} ", v.replace("_", "-"), v.replace("_", " ")])
 )
@@ -468,28 +475,28 @@ def test_parse_enum_cached_equals_the_uncached_rule(
     for _ in range(2):  # the second call is served from the cache
         if expected is None:
             with pytest.raises(InvalidInput, match="unknown field"):
-                tx.parse_enum(enum_cls, raw, "field", aliases=aliases)
+                parsing.parse_enum(enum_cls, raw, "field", aliases=aliases)
         else:
-            assert tx.parse_enum(enum_cls, raw, "field", aliases=aliases) is expected
+            assert parsing.parse_enum(enum_cls, raw, "field", aliases=aliases) is expected
 
 
 def test_parse_enum_rejects_unknown_category_and_strategy() -> None:
     with pytest.raises(InvalidInput, match=r"unknown category 'hobby'.*fact, preference"):
-        tx.parse_enum(tx.Category, "hobby", "category")
+        parsing.parse_enum(tx.Category, "hobby", "category")
     with pytest.raises(InvalidInput, match="keep_existing, use_new, merge, ask, temporal"):
-        tx.parse_enum(tx.ConflictStrategy, "newest", "conflict strategy")
+        parsing.parse_enum(tx.ConflictStrategy, "newest", "conflict strategy")
     with pytest.raises(InvalidInput, match="must be a string"):
-        tx.parse_enum(tx.Tier, 3, "tier")
+        parsing.parse_enum(tx.Tier, 3, "tier")
     with pytest.raises(InvalidInput):
-        tx.parse_enum(tx.Tier, None, "tier")
+        parsing.parse_enum(tx.Tier, None, "tier")
 
 
 def test_parse_enum_accepts_seed_aliases_unless_told_not_to() -> None:
-    assert tx.parse_enum(tx.Category, "plan", "category") is tx.Category.GOAL
-    assert tx.parse_enum(tx.Category, "Lesson", "category") is tx.Category.PRINCIPLE
-    assert tx.parse_enum(tx.Tier, "buffer", "tier") is tx.Tier.EPISODIC
-    assert tx.parse_enum(tx.MemoryType, "procedural", "type") is tx.MemoryType.PROCEDURE
+    assert parsing.parse_enum(tx.Category, "plan", "category") is tx.Category.GOAL
+    assert parsing.parse_enum(tx.Category, "Lesson", "category") is tx.Category.PRINCIPLE
+    assert parsing.parse_enum(tx.Tier, "buffer", "tier") is tx.Tier.EPISODIC
+    assert parsing.parse_enum(tx.MemoryType, "procedural", "type") is tx.MemoryType.PROCEDURE
     # a member value always wins over an alias ("working" means different tiers in 001 and 002)
-    assert tx.parse_enum(tx.Tier, "working", "tier") is tx.Tier.WORKING
+    assert parsing.parse_enum(tx.Tier, "working", "tier") is tx.Tier.WORKING
     with pytest.raises(InvalidInput):
-        tx.parse_enum(tx.Category, "plan", "category", aliases=False)
+        parsing.parse_enum(tx.Category, "plan", "category", aliases=False)

@@ -1,0 +1,139 @@
+"""The API load benchmark's server side: ``api_server`` serves the real app
+(``kgmem.api.app.create_app``) under uvicorn on a free loopback port in a child process
+(``python -m benchmarks.api_load --serve PORT`` runs ``serve``) with the given API keys and stops
+it gracefully; ``wait_ready`` polls ``/readyz`` until Neo4j, GDS and both models are loaded;
+``tree_cpu_s`` reads a process tree's CPU seconds from /proc and ``neo4j_pid`` the local server's
+pid, so the benchmark can charge CPU to the API process and Neo4j.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from kgmem.graph.launcher import free_port
+from kgmem.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def serve(port: int) -> None:
+    """Child process: the real app from the environment's settings, under uvicorn."""
+    import uvicorn
+
+    from kgmem.api.app import create_app
+
+    logging.basicConfig(
+        level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    uvicorn.run(
+        create_app(Settings()),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        access_log=False,
+    )
+
+
+@contextlib.contextmanager
+def api_server(
+    settings: Settings, keys: dict[str, list[str]], log_path: Path, neo4j_timeout_s: float
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """Serve the app on a free loopback port in a child process; SIGINT (graceful) at the end."""
+    port = free_port()
+    env = dict(os.environ)
+    env.update(
+        {
+            "KGMEM_HOME": str(settings.home),
+            "KGMEM_BOLT_PORT": str(settings.bolt_port),
+            "KGMEM_NEO4J_URI": settings.neo4j_uri,
+            "KGMEM_NEO4J_AUTH": "true" if settings.neo4j_auth else "false",
+            "KGMEM_NEO4J_TIMEOUT_S": str(neo4j_timeout_s),
+            "KGMEM_API_KEYS": json.dumps(keys),
+            "KGMEM_API_PRELOAD_MODELS": "true",
+        }
+    )
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "benchmarks.api_load", "--serve", str(port)],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        yield f"http://127.0.0.1:{port}", proc
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+async def wait_ready(client: httpx.AsyncClient, proc: subprocess.Popen[bytes]) -> dict[str, Any]:
+    """Poll /readyz until Neo4j, GDS and both models are loaded (the preload finished)."""
+    deadline = time.monotonic() + 600
+    body: dict[str, Any] = {}
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the API process exited with {proc.returncode}")
+        try:
+            r = await client.get("/readyz")
+            body = r.json()
+            checks = body.get("checks", {})
+            if r.status_code == 200 and all(
+                checks.get(m, {}).get("state") == "loaded" for m in ("embedder", "spacy")
+            ):
+                return body
+            if any(c.get("state") == "failed" for c in checks.values()):
+                raise RuntimeError(f"a model failed to load: {checks}")
+        except httpx.TransportError:
+            pass
+        await asyncio.sleep(0.5)
+    raise RuntimeError(f"the API did not become ready: {body}")
+
+
+def tree_cpu_s(pid: int) -> float:
+    """User + system CPU seconds of a process and its live descendants (0 if unreadable)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parent: dict[int, int] = {}
+    cpu: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        p = int(entry.name)
+        parent[p] = int(fields[1])
+        cpu[p] = (int(fields[11]) + int(fields[12])) / tick
+    wanted = {pid}
+    grew = True
+    while grew:
+        more = {p for p, pp in parent.items() if pp in wanted} - wanted
+        grew = bool(more)
+        wanted |= more
+    return sum(cpu.get(p, 0.0) for p in wanted)
+
+
+def neo4j_pid(settings: Settings) -> int | None:
+    with contextlib.suppress(OSError, ValueError, KeyError):
+        return int(json.loads((settings.home / "server.json").read_text())["pid"])
+    return None

@@ -1,0 +1,218 @@
+"""kgmem's closed vocabularies: the ``StrEnum`` of every category, kind, type, tier, status, policy
+value, entity type, relation type and conflict strategy that kgmem stores or accepts, with each
+vocabulary's default member.
+
+A string from outside (user input, LLM output) becomes a member only through
+:func:`kgmem.taxonomy.parsing.parse_enum`, which raises :class:`~kgmem.errors.InvalidInput` naming
+the allowed values. The tables that go with the vocabularies live beside this module, one noun each:
+``category_tables`` (what a category implies: kind, type, policy class, protection),
+``lifecycle_tables`` (stability days, tier decay, minimum retention, the legal status changes),
+``relation_tables`` (relation inverses, memory-relation Cypher types and pruning priority),
+``seed_vocabulary`` (where each seed term landed) and ``parsing`` (outside text to a member). They
+unify the five seed documents (``seeds/`` beside DESIGN.md: 000 Engram-TS, 001 engram-py, 002
+engram-rs, 003 the Go/SQLite engine, 004 Cognitive Memory v9) and cite their seed. Pure data and
+pure functions: no I/O, nothing happens at import beyond building these constants. Seed 000's rules
+that classify a memory's kind from its text live in :mod:`kgmem.memory_kind`.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+# --- Categories ------------------------------------------------------------------------------
+
+
+class Category(StrEnum):
+    """What a memory is about: seed 000's ten extraction categories + seed 003's eight types."""
+
+    # seed 000
+    FACT = "fact"
+    PREFERENCE = "preference"  # also seed 003
+    CORRECTION = "correction"
+    ENTITY = "entity"
+    DECISION = "decision"
+    RELATIONSHIP = "relationship"  # also seed 003
+    PRINCIPLE = "principle"
+    COMMITMENT = "commitment"
+    MOMENT = "moment"
+    SKILL = "skill"
+    # seed 003 (preference and relationship are above)
+    IDENTITY = "identity"
+    EVENT = "event"
+    ACTIVITY = "activity"
+    GOAL = "goal"  # seed 003's code and site call it PLAN
+    CONTEXT = "context"
+    EPHEMERAL = "ephemeral"
+
+
+# --- Memory kind (episode | note), seed 000 ----------------------------------------------------
+
+
+class Kind(StrEnum):
+    """Seed 000: an episode keeps event fidelity; a note is a stable belief that may be revised."""
+
+    EPISODE = "episode"
+    NOTE = "note"
+
+
+# --- Memory type (fact | procedure | narrative), seed 001 --------------------------------------
+
+
+class MemoryType(StrEnum):
+    """Seed 001's semantic type, orthogonal to tier; recall modes filter on it."""
+
+    FACT = "fact"
+    PROCEDURE = "procedure"
+    NARRATIVE = "narrative"
+
+
+# --- Tiers ------------------------------------------------------------------------------------
+
+
+class Tier(StrEnum):
+    """Seed 004's four tiers plus seed 002's Core above semantic (see SEED_VOCABULARY_MAP)."""
+
+    WORKING = "working"  # session-scoped, at most 9 items (seed 004)
+    EPISODIC = "episodic"  # default for new captures (seed 004); seed 002's Buffer
+    SEMANTIC = "semantic"  # proven knowledge (seed 004); seed 002's Working
+    CORE = "core"  # long-term identity, entered only through the LLM gate (seed 002)
+    DORMANT = "dormant"  # cold storage, reactivatable, frozen (seed 004); seed 000's cold
+
+
+DEFAULT_TIER = Tier.EPISODIC
+
+
+# --- Status and its transitions (seeds 000, 001, 003) ------------------------------------------
+
+
+class Status(StrEnum):
+    """Storage lifecycle of a memory; every change is audited as a StatusChange."""
+
+    ACTIVE = "active"  # 000, 001, 003
+    CHALLENGED = "challenged"  # 001: flagged for review (belief probing)
+    STALE = "stale"  # 003: retention < 0.3, deprioritised but retrievable
+    SUPERSEDED = "superseded"  # 000, 001: replaced by a newer memory
+    MERGED = "merged"  # 001: content absorbed into another memory
+    INVALIDATED = "invalidated"  # 001: confirmed wrong
+    ARCHIVED = "archived"  # 000, 003: out of default searches, reachable by id
+    DELETED = "deleted"  # 003: soft-deleted, purged after the retention period
+
+
+DEFAULT_STATUS = Status.ACTIVE
+
+
+# --- Lifecycle policy metadata, seed 000 --------------------------------------------------------
+
+
+class LifecycleState(StrEnum):
+    """Seed 000: controls retrieval weighting/filtering, separate from the storage status."""
+
+    CANDIDATE = "candidate"
+    VALIDATED = "validated"
+    ACTIVE = "active"
+    STALE = "stale"
+    ARCHIVED = "archived"
+
+
+class VerificationState(StrEnum):
+    """Seed 000: how far a memory has been confirmed; disputed is penalised in recall."""
+
+    UNVERIFIED = "unverified"
+    USER_CONFIRMED = "user_confirmed"
+    SYSTEM_INFERRED = "system_inferred"
+    DISPUTED = "disputed"
+
+
+class PolicyClass(StrEnum):
+    """Seed 000: how long a memory is meant to live."""
+
+    EPHEMERAL = "ephemeral"
+    DURABLE = "durable"
+    PROTECTED = "protected"
+
+
+# Seed 000's fail-open value for a memory without valid lifecycle metadata.
+DEFAULT_LIFECYCLE_STATE = LifecycleState.CANDIDATE
+DEFAULT_VERIFICATION_STATE = VerificationState.UNVERIFIED
+
+
+# --- Entities and their relations, seed 003 ----------------------------------------------------
+
+
+class EntityType(StrEnum):
+    """Seed 003's seven entity types."""
+
+    PERSON = "person"
+    ORGANIZATION = "organization"
+    LOCATION = "location"
+    PRODUCT = "product"
+    CONCEPT = "concept"
+    EVENT = "event"
+    OTHER = "other"
+
+
+class RelationType(StrEnum):
+    """Entity-to-entity relations, stored as the ``type`` property of ``:RELATED``."""
+
+    # seed 003's twenty
+    WORKS_AT = "works_at"
+    MANAGES = "manages"
+    REPORTS_TO = "reports_to"
+    FRIEND_OF = "friend_of"
+    LIVES_IN = "lives_in"
+    PARENT_OF = "parent_of"
+    CHILD_OF = "child_of"
+    DATING = "dating"
+    MARRIED_TO = "married_to"
+    MEMBER_OF = "member_of"
+    FOUNDED = "founded"
+    USES = "uses"
+    CREATED = "created"
+    COLLABORATES_WITH = "collaborates_with"
+    MENTORS = "mentors"
+    COMPETITOR_OF = "competitor_of"
+    PARTNER_OF = "partner_of"
+    CLIENT_OF = "client_of"
+    SIBLING_OF = "sibling_of"
+    KNOWS = "knows"
+    # seed 003's extraction patterns also emit these
+    COLLEAGUE_OF = "colleague_of"
+    LOCATED_IN = "located_in"
+    MENTORED_BY = "mentored_by"
+    # the fallback when a relation is real but not in this list (keeps free text out of the type)
+    RELATED_TO = "related_to"
+
+
+# --- Memory-to-memory relations --------------------------------------------------------------
+
+
+class MemoryRelation(StrEnum):
+    """Seed 004's six memory relations plus the lifecycle edges DESIGN §3 needs."""
+
+    SUPERSEDES = "supersedes"
+    CONTRADICTS = "contradicts"
+    CAUSES = "causes"
+    ELABORATES = "elaborates"
+    SAME_ENTITY = "same_entity"
+    RELATED_TO = "related_to"
+    MERGED_INTO = "merged_into"  # seeds 001/002: loser -> survivor of a merge
+    DEPENDS_ON = "depends_on"  # premise -> conclusion, for invalidation cascades
+    CO_ACTIVATED = "co_activated"  # seed 004's Hebbian co-activation, carries {count}
+
+
+# --- Conflict resolution, seed 003 -------------------------------------------------------------
+
+
+class ConflictStrategy(StrEnum):
+    """Seed 003's five strategies for a new memory that contradicts a stored one."""
+
+    KEEP_EXISTING = "keep_existing"
+    USE_NEW = "use_new"
+    MERGE = "merge"
+    ASK = "ask"
+    TEMPORAL = "temporal"
+
+
+# Newer wins, with SUPERSEDES + valid_until on the old one: the bi-temporal "never delete,
+# invalidate" rule of seed 004.
+DEFAULT_CONFLICT_STRATEGY = ConflictStrategy.TEMPORAL
