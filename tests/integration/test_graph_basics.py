@@ -163,6 +163,12 @@ def test_a_crowded_shared_index_still_yields_the_namespaces_own_rows(
         rows = arun(search(km.graph, namespace=namespace, k=1, limit=3, **arg))  # type: ignore[operator]
         assert {r["id"] for r in rows} == ours
         assert km.graph.statements_run - before == 2
+        # The next search of the namespace starts at the window this one ended at (64): one
+        # statement, the same rows.
+        before = km.graph.statements_run
+        again = arun(search(km.graph, namespace=namespace, k=1, limit=3, **arg))  # type: ignore[operator]
+        assert again == rows
+        assert km.graph.statements_run - before == 1
     rows = arun(
         index_search.search_memory_neighbours(
             km.graph,
