@@ -163,6 +163,12 @@ def test_a_crowded_shared_index_still_yields_the_namespaces_own_rows(
         rows = arun(search(km.graph, namespace=namespace, k=1, limit=3, **arg))  # type: ignore[operator]
         assert {r["id"] for r in rows} == ours
         assert km.graph.statements_run - before == 2
+        # The next search of the namespace starts at the window this one ended at (64): one
+        # statement, the same rows.
+        before = km.graph.statements_run
+        again = arun(search(km.graph, namespace=namespace, k=1, limit=3, **arg))  # type: ignore[operator]
+        assert again == rows
+        assert km.graph.statements_run - before == 1
     rows = arun(
         index_search.search_memory_neighbours(
             km.graph,
@@ -331,3 +337,33 @@ def test_entity_channel_scores_direct_and_one_hop_mentions(
         (both, round(0.6 + 0.5 * 0.8 * 0.7, 9), ["Ada"], [0.6], 0),
         (hop, round(0.5 * 0.8 * 0.7, 9), ["Ada", "works_with", "Bo"], [0.8, 0.7], 1),
     ]
+
+
+def test_entity_channel_stays_in_its_namespace(km: Kgmem, arun: Any, namespace: str) -> None:
+    # The entity channel scopes a mention's memory by its entity's namespace (MENTIONS never
+    # crosses namespaces): another namespace that remembers the same person, more often, adds
+    # nothing to this namespace's rows.
+    other = f"{namespace}-other"
+    try:
+        for i in range(3):
+            arun(km.remember(f"Ada Lovelace wrote program number {i}.", namespace=other))
+        mine = arun(km.remember("Ada Lovelace wrote the first program.", namespace=namespace))
+        rows = arun(
+            repository.search_entity_memories(
+                km.graph,
+                namespace=namespace,
+                names=["ada lovelace"],
+                query="Ada OR Lovelace",
+                hops=2,
+                limit=10,
+            )
+        )
+        assert [r["id"] for r in rows] == [mine.memory_id]
+        theirs = arun(
+            repository.search_entity_memories(
+                km.graph, namespace=other, names=["ada lovelace"], query="", hops=2, limit=10
+            )
+        )
+        assert len(theirs) == 3 and mine.memory_id not in {r["id"] for r in theirs}
+    finally:
+        arun(km.wipe_namespace(other))
