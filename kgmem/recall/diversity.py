@@ -50,15 +50,35 @@ def _unit_vector(values: Sequence[float] | None) -> Vector | None:
     return vec / norm
 
 
-def _dot(a: Vector | None, b: Vector | None) -> float:
-    if a is None or b is None or a.shape != b.shape:
-        return 0.0
-    return float(np.dot(a, b))
+def unit_rows(vectors: Sequence[Sequence[float] | None], size: int) -> Vector:
+    """The vectors of length ``size`` as unit rows of one matrix, converted from Python floats
+    once (per-vector ``asarray`` calls cost more than the arithmetic); a missing, zero,
+    non-finite or other-sized vector is a zero row, so its cosine to anything is 0."""
+    rows = np.zeros((len(vectors), size))
+    at = [i for i, v in enumerate(vectors) if v is not None and len(v) == size]
+    if at and size:
+        block = np.array([vectors[i] for i in at], dtype=np.float64)
+        norms = np.linalg.norm(block, axis=1)
+        good = np.isfinite(norms) & (norms > 0.0)
+        rows[np.asarray(at)[good]] = block[good] / norms[good, None]
+    return rows
+
+
+def cosines(
+    query: Sequence[float] | None, vectors: Sequence[Sequence[float] | None]
+) -> list[float]:
+    """``cosine(query, v)`` for every ``v`` at once (one matrix-vector product; equal to the
+    pairwise form up to float rounding in the last bits)."""
+    q = _unit_vector(query)
+    if q is None or not vectors:
+        return [0.0] * len(vectors)
+    sims = unit_rows(vectors, q.shape[0]) @ q
+    return [float(x) for x in np.clip(sims, -1.0, 1.0)]
 
 
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:
     """Cosine similarity in [-1, 1]; 0.0 when either vector is zero or their sizes differ."""
-    return max(-1.0, min(1.0, _dot(_unit_vector(a), _unit_vector(b))))
+    return cosines(a, [b])[0]
 
 
 def centroid(vectors: Iterable[Sequence[float]]) -> list[float]:
@@ -90,27 +110,33 @@ def mmr(
         raise InvalidInput(f"k must be a non-negative integer, got {k!r}")
     if not 0.0 <= lam <= 1.0:
         raise InvalidInput(f"MMR lambda must be in [0, 1], got {lam}")
-    best: dict[str, tuple[float, Vector | None, tuple[float, ...]]] = {}
+    best: dict[str, tuple[float, Sequence[float] | None, tuple[float, ...]]] = {}
     for item_id, relevance, embedding in items:
         if not math.isfinite(relevance):
             raise InvalidInput(f"relevance of {item_id!r} is not a finite number")
         key = tuple(embedding) if embedding is not None else ()
         held = best.get(item_id)
         if held is None or (relevance, key) > (held[0], held[2]):
-            best[item_id] = (relevance, _unit_vector(embedding), key)
+            best[item_id] = (relevance, embedding, key)
     by_relevance = sorted(best, key=lambda i: (-best[i][0], i))
-    remaining = sorted(best)  # a fixed scan order, whatever order the items came in
+    order = sorted(best)  # a fixed scan order, whatever order the items came in
+    rel: Vector = np.array([best[i][0] for i in order], dtype=np.float64)
+    embeddings = [best[i][1] for i in order]
+    size_of = [len(e) if e is not None else 0 for e in embeddings]
+    # one unit matrix per vector size: vectors of different sizes are never similar (cosine 0)
+    units = {size: unit_rows(embeddings, size) for size in set(size_of)}
+    open_ = np.ones(len(order), dtype=bool)
+    max_sim: Vector = np.full(len(order), -math.inf)  # max similarity to anything selected so far
     selected: list[str] = []
-    max_sim = dict.fromkeys(remaining, -math.inf)  # max similarity to anything selected so far
-    while remaining and len(selected) < k:
-        gains = {
-            i: lam * best[i][0] - (1.0 - lam) * (max_sim[i] if selected else 0.0) for i in remaining
-        }
-        pick = min((-gain, i) for i, gain in gains.items())[1]
-        selected.append(pick)
-        remaining.remove(pick)
-        for i in remaining:
-            max_sim[i] = max(max_sim[i], _dot(best[i][1], best[pick][1]))
+    while open_.any() and len(selected) < k:
+        penalty = (1.0 - lam) * max_sim if selected else np.zeros(len(order))
+        gains: Vector = lam * rel - penalty
+        gains[~open_] = -math.inf
+        pick = int(np.flatnonzero(gains == gains[open_].max())[0])  # ties: the smaller id
+        selected.append(order[pick])
+        open_[pick] = False
+        rows = units[size_of[pick]]
+        np.maximum(max_sim, rows @ rows[pick], out=max_sim)
     chosen = set(selected)
     return MMRResult(selected, [i for i in by_relevance[:k] if i not in chosen])
 

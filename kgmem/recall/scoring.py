@@ -17,14 +17,13 @@ Bad stored values are clamped rather than failing a recall; a naive ``now`` rais
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from kgmem.errors import InvalidInput
-from kgmem.lifecycle.retention import fsrs_retention
-from kgmem.recall.diversity import cosine
+from kgmem.recall.curves import act_r_activation, recency, retention, sub_tier
+from kgmem.recall.diversity import cosines
 from kgmem.recall.profiles import FACTORS, Profile
 
 # --- seed constants ----------------------------------------------------------------------------
@@ -65,10 +64,6 @@ SUB_TIER_FACTOR: dict[str, float] = {
     "procedural": 1.05,
     "factual": 1.0,
 }
-PERSONAL_SOURCES = frozenset({"human", "user", "manual", "user_message"})
-VICARIOUS_SOURCES = frozenset({"federation", "federated", "vicarious", "cross_agent"})
-_SCHEMATIC_RE = re.compile(r"\b(?:always|never|rules?)\b", re.IGNORECASE)
-_HOWTO_RE = re.compile(r"\bhow to\b", re.IGNORECASE)
 ADDITIVE_BOOSTS = ("entity_boost", "episode_boost", "coactivation_boost")
 MULTIPLIERS = (
     "sub_tier_boost",
@@ -153,55 +148,6 @@ class Scored:
 Stability = float | Callable[[Candidate, datetime], float] | None
 
 
-# --- the curves ---------------------------------------------------------------------------------
-
-
-def retention(t_days: float, stability_days: float) -> float:
-    """FSRS-6 power-law retention, seed 004: R = (1 + t / (9 S))^-2 (lifecycle's curve).
-
-    Unlike the lifecycle function this never raises: a stored stability that is missing, zero or
-    NaN means nothing survives any elapsed time, and a NaN age counts as no time.
-    """
-    t = 0.0 if math.isnan(t_days) else max(0.0, t_days)
-    if not stability_days > 0.0:
-        return 1.0 if t == 0.0 else 0.0
-    return fsrs_retention(t, stability_days)
-
-
-def act_r_activation(access_count: int, age_seconds: float) -> float:
-    """Seed 004's ACT-R base level: B = ln(max(n, 1)) - 0.5 ln(age_s); returns 1 / (1 + e^-B)."""
-    b = math.log(max(access_count, 1)) - 0.5 * math.log(max(age_seconds, 1.0))
-    return 1.0 / (1.0 + math.exp(-b))
-
-
-def recency(age_days: float, half_life_days: float) -> float:
-    """Exponential recency with the profile's half-life: 0.5 ** (age / half-life)."""
-    age = max(0.0, age_days)
-    if not half_life_days > 0.0:
-        return 1.0 if age == 0.0 else 0.0
-    return float(0.5 ** (age / half_life_days))
-
-
-def sub_tier(candidate: Candidate) -> str | None:
-    """Seed 004's sub-tier: episodic/working by source, semantic/core by content; else None."""
-    if candidate.tier in ("episodic", "working"):
-        source = candidate.source.strip().lower()
-        if source in PERSONAL_SOURCES:
-            return "personal"
-        return "vicarious" if source in VICARIOUS_SOURCES else "observed"
-    if candidate.tier in ("semantic", "core"):
-        if candidate.category == "principle" or _SCHEMATIC_RE.search(candidate.content):
-            return "schematic"
-        if (
-            candidate.category == "skill"
-            or candidate.memory_type == "procedure"
-            or _HOWTO_RE.search(candidate.content)
-        ):
-            return "procedural"
-        return "factual"
-    return None
-
-
 # --- the composite ------------------------------------------------------------------------------
 
 
@@ -219,12 +165,20 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def _similarity(c: Candidate, query_embedding: Sequence[float] | None) -> float:
-    if c.vector_score is not None:
-        return _unit(2.0 * c.vector_score - 1.0)  # back from the index's (1 + cos) / 2 to cos
-    if query_embedding is not None and c.embedding is not None:
-        return _unit(cosine(query_embedding, c.embedding))
-    return 0.0
+def similarities(
+    candidates: Sequence[Candidate], query_embedding: Sequence[float] | None
+) -> list[float]:
+    """Each candidate's similarity factor: the vector index's cosine when the vector channel
+    scored it, else the query-memory cosine (computed for the whole set at once), else 0."""
+    sims = [
+        _unit(2.0 * c.vector_score - 1.0) if c.vector_score is not None else 0.0 for c in candidates
+    ]
+    need = [i for i, c in enumerate(candidates) if c.vector_score is None and c.embedding]
+    if query_embedding is not None and need:
+        found = cosines(query_embedding, [candidates[i].embedding for i in need])
+        for i, cos in zip(need, found, strict=True):
+            sims[i] = _unit(cos)
+    return sims
 
 
 def _lifecycle(c: Candidate) -> float:
@@ -268,15 +222,29 @@ def score(
     ``stability`` overrides the candidate's own S for retention: a number of days, or a callable
     ``(candidate, now) -> days`` (the lifecycle module's effective stability).
     """
+    sims = similarities([candidate], query_embedding)
+    return _composite(candidate, profile, now, norms, stability, session_id, mood_valence, sims[0])
+
+
+def _composite(
+    c: Candidate,
+    profile: Profile,
+    now: datetime,
+    norms: Norms | None,
+    stability: Stability,
+    session_id: str | None,
+    mood_valence: float | None,
+    similarity: float,
+) -> Scored:
     if now.tzinfo is None:
         raise InvalidInput("now must be timezone-aware (UTC)")
-    c, n = candidate, norms or Norms()
+    n = norms or Norms()
     created = _aware(c.created_at)
     touched = max(created, _aware(c.last_accessed)) if c.last_accessed else created
     since_access = max(0.0, (now - touched).total_seconds())
     s_days = stability(c, now) if callable(stability) else stability
     factors: dict[str, float] = {
-        "similarity": _similarity(c, query_embedding),
+        "similarity": similarity,
         "bm25": _ratio(c.bm25_score, n.bm25_max),
         "rrf": _ratio(c.rrf_score, n.rrf_max),
         "activation": _ratio(c.activation_score, n.activation_max),
@@ -368,17 +336,9 @@ def rank(
     first, ties by id."""
     items = list(candidates)
     norms = norms_for(items)
+    sims = similarities(items, query_embedding)
     scored = [
-        score(
-            c,
-            profile,
-            now,
-            norms=norms,
-            stability=stability,
-            session_id=session_id,
-            mood_valence=mood_valence,
-            query_embedding=query_embedding,
-        )
-        for c in items
+        _composite(c, profile, now, norms, stability, session_id, mood_valence, sim)
+        for c, sim in zip(items, sims, strict=True)
     ]
     return sorted(scored, key=lambda s: (-s.final, s.memory_id))

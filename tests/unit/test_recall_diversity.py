@@ -4,6 +4,7 @@ thresholds, the hot tier's selection rules, and the cosine/centroid helpers."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -16,6 +17,7 @@ from kgmem.recall.diversity import (
     MMR_LAMBDA,
     centroid,
     cosine,
+    cosines,
     gate_confidence,
     hit_confidence,
     hot_tier,
@@ -92,6 +94,60 @@ def test_mmr_refuses_bad_arguments() -> None:
         mmr([("a", math.nan, None)], k=1)
 
 
+def _scalar_cos(a: Sequence[float] | None, b: Sequence[float] | None) -> float:
+    """The pairwise cosine in plain Python: the oracle for the matrix forms."""
+    if a is None or b is None or len(a) != len(b):
+        return 0.0
+    na, nb = math.sqrt(math.fsum(x * x for x in a)), math.sqrt(math.fsum(x * x for x in b))
+    if na == 0.0 or nb == 0.0:
+        return 0.0
+    return max(-1.0, min(1.0, math.fsum(x * y for x, y in zip(a, b, strict=True)) / (na * nb)))
+
+
+def _scalar_mmr(
+    items: list[tuple[str, float, Sequence[float] | None]], k: int, lam: float
+) -> tuple[list[str], list[str]]:
+    """MMR one pair at a time, as seed 004 states it: the oracle for the vectorised ``mmr``."""
+    best: dict[str, tuple[float, tuple[float, ...], Sequence[float] | None]] = {}
+    for item_id, relevance, embedding in items:
+        key = tuple(embedding) if embedding is not None else ()
+        held = best.get(item_id)
+        if held is None or (relevance, key) > held[:2]:
+            best[item_id] = (relevance, key, embedding)
+    remaining, selected = sorted(best), []
+    max_sim = dict.fromkeys(remaining, -math.inf)
+    while remaining and len(selected) < k:
+        gains = {
+            i: lam * best[i][0] - (1 - lam) * (max_sim[i] if selected else 0.0) for i in remaining
+        }
+        pick = min((-g, i) for i, g in gains.items())[1]
+        selected.append(pick)
+        remaining.remove(pick)
+        for i in remaining:
+            max_sim[i] = max(max_sim[i], _scalar_cos(best[i][2], best[pick][2]))
+    by_relevance = sorted(best, key=lambda i: (-best[i][0], i))
+    return selected, [i for i in by_relevance[:k] if i not in selected]
+
+
+# Relevances on a grid and small integer vectors keep the oracle's and the matrix's rounding from
+# deciding a near-tie differently; exact ties (same gain) still occur and go to the smaller id.
+grid_items = st.lists(
+    st.tuples(
+        st.sampled_from("abcdefghij"),
+        st.integers(-4, 8).map(lambda x: x / 4),
+        st.none() | st.lists(st.integers(-3, 3).map(float), min_size=2, max_size=3),
+    ),
+    max_size=12,
+)
+
+
+@given(grid_items, st.integers(0, 12), st.sampled_from([0.0, 0.3, 0.5, 0.7, 1.0]))
+def test_vectorised_mmr_equals_the_pairwise_one(
+    items: list[tuple[str, float, list[float] | None]], k: int, lam: float
+) -> None:
+    assert tuple(mmr(items, k, lam)) == _scalar_mmr(items, k, lam)
+
+
 # --- vectors -----------------------------------------------------------------------------------
 
 
@@ -103,6 +159,21 @@ def test_cosine_and_centroid() -> None:
     assert centroid([(2.0, 0.0), (0.0, 5.0)]) == pytest.approx([0.5, 0.5])
     with pytest.raises(InvalidInput):
         centroid([(0.0, 0.0)])
+
+
+@given(
+    st.none() | st.lists(st.floats(-1e3, 1e3), min_size=1, max_size=5),
+    st.lists(st.none() | st.lists(st.floats(-1e3, 1e3), min_size=1, max_size=5), max_size=8),
+)
+def test_cosines_equal_the_pairwise_cosine(
+    query: list[float] | None, vectors: list[list[float] | None]
+) -> None:
+    got = cosines(query, vectors)
+    assert len(got) == len(vectors)
+    for v, c in zip(vectors, got, strict=True):
+        assert c == pytest.approx(_scalar_cos(query, v), abs=1e-9)
+        if query is not None and v is not None:
+            assert c == cosine(query, v)
 
 
 # --- confidence-gated injection ----------------------------------------------------------------

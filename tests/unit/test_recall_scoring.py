@@ -13,20 +13,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kgmem.errors import InvalidInput
+from kgmem.recall.curves import act_r_activation, recency, retention, sub_tier
 from kgmem.recall.profiles import FACTORS, PROFILES
 from kgmem.recall.scoring import (
     ADDITIVE_BOOSTS,
     MULTIPLIERS,
     Candidate,
     Norms,
-    act_r_activation,
     entity_specificity,
     norms_for,
     rank,
-    recency,
-    retention,
     score,
-    sub_tier,
 )
 from kgmem.recall.xray import check_additive
 
@@ -332,3 +329,27 @@ def test_entity_specificity_is_a_share_and_never_exceeds_the_flat_boost(
             nf = sum(f in c.matched_entities for c in cs)
             if ne < nf:
                 assert v > w
+
+
+small_vectors = st.none() | st.lists(st.integers(-3, 3).map(float), min_size=3, max_size=3)
+
+
+@given(
+    st.lists(st.tuples(st.none() | unit, small_vectors), min_size=1, max_size=8),
+    small_vectors,
+)
+def test_rank_scores_each_candidate_as_score_does(
+    specs: list[tuple[float | None, list[float] | None]], query: list[float] | None
+) -> None:
+    """``rank`` computes the similarities of a whole set in one matrix product; each candidate's
+    composite still equals the one ``score`` gives it alone (to float rounding)."""
+    cands = [
+        cand(id=f"m{i}", vector_score=vs, embedding=tuple(e) if e is not None else None)
+        for i, (vs, e) in enumerate(specs)
+    ]
+    ranked = {s.memory_id: s for s in rank(cands, BALANCED, NOW, query_embedding=query)}
+    norms = norms_for(cands)
+    for c in cands:
+        alone = score(c, BALANCED, NOW, norms=norms, query_embedding=query)
+        assert ranked[c.id].final == pytest.approx(alone.final, abs=1e-9)
+        assert ranked[c.id].factors == pytest.approx(alone.factors, abs=1e-9)
