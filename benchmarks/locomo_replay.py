@@ -32,7 +32,7 @@ from benchmarks.baselines import scored_questions
 from benchmarks.locomo import ranked_turns
 from benchmarks.locomo_data import DEFAULT_DATA, load_locomo
 from benchmarks.retrieval_metrics import aggregate, score_ranking
-from kgmem.graph import index_search, repository
+from kgmem.graph import index_search, repository, topic_repository
 from kgmem.recall import engine
 from kgmem.service import Kgmem
 from kgmem.settings import Settings
@@ -117,6 +117,7 @@ def install(memo: Memo) -> None:
         (index_search, ("search_memory_vector", "search_memory_fulltext",
                         "search_episode_memories")),
         (repository, ("search_entity_memories", "search_memory_activation", "find_hub_names")),
+        (topic_repository, ("find_memory_contents",)),
     ):  # fmt: skip
         for n in names:
             setattr(mod, n, memo.wrap(n, getattr(mod, n)))

@@ -26,7 +26,7 @@ from kgmem.ingest.normalize import normalize_name
 from kgmem.ml.embedder import Embedder
 from kgmem.ml.nlp import Nlp
 from kgmem.recall.filters import Evidence
-from kgmem.recall.lucene import hub_words, to_lucene
+from kgmem.recall.lucene import QUESTION_WORDS, hub_words, to_lucene
 from kgmem.recall.profiles import get_profile
 from kgmem.records import EntityMention
 
@@ -175,10 +175,11 @@ async def _text_search(
     boost: float,
     k: int,
 ) -> list[Row] | None:
-    """One fulltext search of ``text``, the namespace's hub names kept at ``boost``."""
+    """One fulltext search of ``text`` without its question words, the namespace's hub names
+    kept at ``boost``."""
     weak = await hubs if hubs is not None else frozenset()
-    lucene = to_lucene(text, weak, boost)
-    if lucene is None:  # nothing but hub names, and the profile drops them
+    lucene = to_lucene(text, weak, boost, QUESTION_WORDS)
+    if lucene is None:  # nothing but question words and hub names the profile drops
         return None
     return await search(graph, namespace=ns, query=lucene, k=k, limit=k)
 

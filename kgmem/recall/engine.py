@@ -26,6 +26,7 @@ from kgmem.ml.embedder import Embedder
 from kgmem.ml.nlp import Nlp
 from kgmem.recall.channels import StageClock, collect, pool_size, run_channels
 from kgmem.recall.diversity import centroid, gate_confidence, hit_confidence, mmr
+from kgmem.recall.feedback import refine
 from kgmem.recall.filters import Evidence, Filters, apply_filters, to_candidate
 from kgmem.recall.fusion import fuse
 from kgmem.recall.hyde import hyde_variants
@@ -162,6 +163,8 @@ async def recall(
     subs = decompose(req.query)
     run.tick("understand")
     ev, rankings, qvec, q_entities = await run_channels(graph, embedder, nlp, req, subs, run)
+    if profile.feedback:
+        await refine(graph, req, profile, ev, rankings, run)
     hyde: list[str] = []
     best = max((e.vector for e in ev.values() if e.vector is not None), default=None)
     if "vector" in req.channels and should_expand(_cos(best)):  # seed 002 auto-expansion

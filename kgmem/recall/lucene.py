@@ -5,8 +5,9 @@ names, wildcards and unbalanced quotes in the input are searched as words (no sy
 query injection). Terms are OR-ed, which is what BM25 ranking over a natural-language question
 wants. ``weak`` words (a namespace's hub names, see ``hub_words``) are kept at ``boost`` (a
 Lucene term boost; 0 drops them), since the fulltext indexes are shared by every namespace and
-score a name by its rarity across all of them, not within the namespace searched. Returns None
-when nothing searchable is left.
+score a name by its rarity across all of them, not within the namespace searched. ``drop`` words
+are left out: the recall text searches pass :data:`QUESTION_WORDS`, the words that shape a question
+but name nothing a memory says. Returns None when nothing searchable is left.
 """
 
 from __future__ import annotations
@@ -14,12 +15,24 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable
 
+from kgmem.recall.query import word_set
+
 _TERM_RE = re.compile(r"[\w'’-]+", re.UNICODE)
 _SPECIAL_RE = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 _POSSESSIVE_RE = re.compile(r"['’]s$")
 _MAX_TERMS = 64
 # Lucene keywords become operators even escaped-free; lowercase them so they are plain words.
 _KEYWORDS = {"AND", "OR", "NOT", "TO"}
+# The 'english' analyzer drops only Lucene's 33 stop words ("a", "is", "the", ...), so "what",
+# "did", "does", "when", "kind" stay and score as words: frequent ones, but in a question of five
+# content words they still pull memories that merely say "what did you ...". Interrogatives,
+# auxiliary and modal verbs, and "kind/type/sort (of)". Chosen by their role, before measuring;
+# spaCy's 326-word stop list (it also drops "first", "last", "often", "name") measured worse.
+# LoCoMo replay (precise): R@10 +0.021 on conv-26/41/43, +0.010 held out on conv-30/42.
+QUESTION_WORDS: frozenset[str] = word_set(
+    """what when where which who whom whose why how did does do done has have had been were being
+    can could would should will shall might may kind type sort"""
+)
 
 
 def escape_term(term: str) -> str:
@@ -38,9 +51,11 @@ def hub_words(names: Iterable[str]) -> frozenset[str]:
     return frozenset(_word(t.strip("'’-")) for n in names for t in _TERM_RE.findall(n)) - {""}
 
 
-def to_lucene(text: str, weak: Collection[str] = (), boost: float = 1.0) -> str | None:
+def to_lucene(
+    text: str, weak: Collection[str] = (), boost: float = 1.0, drop: Collection[str] = ()
+) -> str | None:
     terms = [t.strip("'’-") for t in _TERM_RE.findall(text)]
-    terms = [t for t in terms if t][:_MAX_TERMS]
+    terms = [t for t in terms if t and _word(t) not in drop][:_MAX_TERMS]
     out = []
     for t in terms:
         if _word(t) not in weak or boost == 1.0:

@@ -21,7 +21,7 @@ from kgmem.ml.nlp import mentions_of
 from kgmem.recall import channels as searches
 from kgmem.recall import engine
 from kgmem.recall.filters import Evidence, to_candidate
-from kgmem.recall.lucene import to_lucene
+from kgmem.recall.lucene import QUESTION_WORDS, to_lucene
 from kgmem.recall.query import decompose
 from kgmem.records import Turn
 from kgmem.service import Kgmem
@@ -72,7 +72,7 @@ async def _sequential_channels(
     k, ns, graph = searches.pool_size(req), req.namespace, km.graph
     for i, (q, vec) in enumerate(zip(queries, vecs, strict=True)):
         tag = "" if i == 0 else f"#{i}"
-        lucene = to_lucene(q)
+        lucene = to_lucene(q, drop=QUESTION_WORDS)
         if "vector" in req.channels:
             rows = await index_search.search_memory_vector(
                 graph, namespace=ns, embedding=vec, k=k, limit=k
