@@ -115,7 +115,7 @@ async def run_channels(
         entity = tg.create_task(_entity_search(graph, req, names)) if names is not None else None
         boost = get_profile(req.profile).hub_boost
         hubs = (
-            tg.create_task(_hub_words(graph, ns))
+            tg.create_task(read_hub_words(graph, ns))
             if boost != 1.0 and {"fulltext", "episode"} & set(req.channels)
             else None
         )
@@ -160,7 +160,7 @@ def _names(mentions: Sequence[EntityMention]) -> list[str]:
     return sorted({normalize_name(m.name) for m in mentions} - {""})
 
 
-async def _hub_words(graph: GraphClient, ns: str) -> frozenset[str]:
+async def read_hub_words(graph: GraphClient, ns: str) -> frozenset[str]:
     return hub_words(
         await repository.find_hub_names(graph, namespace=ns, share=HUB_SHARE, limit=HUB_LIMIT)
     )

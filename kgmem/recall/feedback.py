@@ -25,12 +25,12 @@ from typing import TYPE_CHECKING
 
 from kgmem.graph import index_search, topic_repository
 from kgmem.graph.client import GraphClient
-from kgmem.recall.channels import StageClock, _hub_words, collect, pool_size
+from kgmem.recall.channels import StageClock, collect, pool_size, read_hub_words
 from kgmem.recall.filters import Evidence
 from kgmem.recall.fusion import fuse
 from kgmem.recall.lucene import QUESTION_WORDS, escape_term, hub_words, to_lucene
 from kgmem.recall.profiles import Profile
-from kgmem.recall.query import word_set
+from kgmem.word_lists import word_set
 
 if TYPE_CHECKING:
     from kgmem.recall.engine import RecallRequest
@@ -93,7 +93,7 @@ async def refine(
     pool = [mid for mid, _ in fuse(rankings, profile.channel_weights)[:FEEDBACK_POOL]]
     texts_read = topic_repository.find_memory_contents(graph, namespace=req.namespace, ids=pool)
     if profile.hub_boost != 1.0:
-        texts, hubs = await asyncio.gather(texts_read, _hub_words(graph, req.namespace))
+        texts, hubs = await asyncio.gather(texts_read, read_hub_words(graph, req.namespace))
     else:
         texts, hubs = await texts_read, frozenset()
     run.queries.append("find_memory_contents")

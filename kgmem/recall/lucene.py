@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable
 
-from kgmem.recall.query import word_set
+from kgmem.word_lists import word_set
 
 _TERM_RE = re.compile(r"[\w'’-]+", re.UNICODE)
 _SPECIAL_RE = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
