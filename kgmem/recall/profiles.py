@@ -171,19 +171,11 @@ def _expand(name: str) -> Profile:
 
 
 PROFILES: dict[str, Profile] = {name: _expand(name) for name in SEED_003_WEIGHTS}
-# The episode list (the turns' own words) weighs 1.5x the vector and memory-text lists; written
-# as the others at 2/3 so every weight stays in [0, 1] (RRF's order, and the rrf factor, which is
-# normalised within the candidate set, depend only on the ratios). Session 8, LoCoMo replay:
-# +0.010 R@10 on conv-26/41/43, +0.003 held out on conv-30/42 (RESULTS.md).
-_TWO_THIRDS = 2.0 / 3.0
-PRECISE_CHANNEL_WEIGHTS: dict[str, float] = {
-    "vector": _TWO_THIRDS,
-    "vector_hyde": _TWO_THIRDS,
-    "fulltext": _TWO_THIRDS,
-    "episode": 1.0,
-    "entity": 0.1 * _TWO_THIRDS,
-    "activation": 0.5 * _TWO_THIRDS,
-}
+# Session 8 (wt-qb) measured the episode list at 1.5x the vector and memory-text lists: +0.007
+# R@10 alone, but on top of the question words and feedback (wt-qa) it lost R@10 on both halves
+# (tune 0.692 -> 0.688, held out 0.680 -> 0.678) while winning multi-hop (0.479 -> 0.489), so the
+# lists stay at weight 1 (RESULTS.md, LoCoMo section).
+PRECISE_CHANNEL_WEIGHTS: dict[str, float] = {"entity": 0.1, "activation": 0.5}
 # kgmem's own sixth profile: relevance first, for question answering over long conversations,
 # where every memory is old and importance/recency are weak evidence of what a question asks.
 # Measured on LoCoMo (benchmarks/locomo.py --profile precise); not one of seed 003's five.

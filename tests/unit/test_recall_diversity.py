@@ -104,33 +104,23 @@ def _scalar_cos(a: Sequence[float] | None, b: Sequence[float] | None) -> float:
     return max(-1.0, min(1.0, math.fsum(x * y for x, y in zip(a, b, strict=True)) / (na * nb)))
 
 
-def _scalar_mmr(
-    items: list[tuple[str, float, Sequence[float] | None]], k: int, lam: float
-) -> tuple[list[str], list[str]]:
-    """MMR one pair at a time, as seed 004 states it: the oracle for the vectorised ``mmr``."""
+def _best_items(
+    items: list[tuple[str, float, Sequence[float] | None]],
+) -> dict[str, tuple[float, Sequence[float] | None]]:
+    """A repeated id keeps its highest relevance (ties: the larger embedding), as ``mmr`` says."""
     best: dict[str, tuple[float, tuple[float, ...], Sequence[float] | None]] = {}
     for item_id, relevance, embedding in items:
         key = tuple(embedding) if embedding is not None else ()
         held = best.get(item_id)
         if held is None or (relevance, key) > held[:2]:
             best[item_id] = (relevance, key, embedding)
-    remaining, selected = sorted(best), []
-    max_sim = dict.fromkeys(remaining, -math.inf)
-    while remaining and len(selected) < k:
-        gains = {
-            i: lam * best[i][0] - (1 - lam) * (max_sim[i] if selected else 0.0) for i in remaining
-        }
-        pick = min((-g, i) for i, g in gains.items())[1]
-        selected.append(pick)
-        remaining.remove(pick)
-        for i in remaining:
-            max_sim[i] = max(max_sim[i], _scalar_cos(best[i][2], best[pick][2]))
-    by_relevance = sorted(best, key=lambda i: (-best[i][0], i))
-    return selected, [i for i in by_relevance[:k] if i not in selected]
+    return {i: (r, e) for i, (r, _, e) in best.items()}
 
 
-# Relevances on a grid and small integer vectors keep the oracle's and the matrix's rounding from
-# deciding a near-tie differently; exact ties (same gain) still occur and go to the smaller id.
+# Relevances on a grid and small integer vectors; exact ties (same gain) still occur, and there
+# the matrix's rounding (a cosine of -1e-17 for an exact 0) may pick another of the tied items
+# than a pairwise oracle would, so the law is stated with a tolerance: every pick is an argmax
+# of seed 004's MMR gain up to 1e-9, and the picks stop at k or when nothing is left.
 grid_items = st.lists(
     st.tuples(
         st.sampled_from("abcdefghij"),
@@ -142,10 +132,23 @@ grid_items = st.lists(
 
 
 @given(grid_items, st.integers(0, 12), st.sampled_from([0.0, 0.3, 0.5, 0.7, 1.0]))
-def test_vectorised_mmr_equals_the_pairwise_one(
+def test_vectorised_mmr_picks_an_argmax_of_the_pairwise_gain(
     items: list[tuple[str, float, list[float] | None]], k: int, lam: float
 ) -> None:
-    assert tuple(mmr(items, k, lam)) == _scalar_mmr(items, k, lam)
+    best = _best_items(items)
+    got = mmr(items, k, lam)
+    assert len(got.selected) == min(k, len(best))
+    assert len(set(got.selected)) == len(got.selected)
+    for n, pick in enumerate(got.selected):
+        done = got.selected[:n]
+
+        def gain(i: str, done: list[str] = done) -> float:
+            sim = max((_scalar_cos(best[i][1], best[j][1]) for j in done), default=0.0)
+            return lam * best[i][0] - (1 - lam) * sim
+
+        assert gain(pick) >= max(gain(i) for i in best if i not in done) - 1e-9
+    by_relevance = sorted(best, key=lambda i: (-best[i][0], i))
+    assert got.dropped == [i for i in by_relevance[:k] if i not in got.selected]
 
 
 # --- vectors -----------------------------------------------------------------------------------
@@ -161,9 +164,14 @@ def test_cosine_and_centroid() -> None:
         centroid([(0.0, 0.0)])
 
 
+# Components of embedding size: zero or between 1e-6 and 1e3 in magnitude. (Around 1e-160 the
+# oracle's sums of squares underflow to 0 while numpy's norm scales first and still says 1.)
+component = st.just(0.0) | st.floats(1e-6, 1e3) | st.floats(-1e3, -1e-6)
+
+
 @given(
-    st.none() | st.lists(st.floats(-1e3, 1e3), min_size=1, max_size=5),
-    st.lists(st.none() | st.lists(st.floats(-1e3, 1e3), min_size=1, max_size=5), max_size=8),
+    st.none() | st.lists(component, min_size=1, max_size=5),
+    st.lists(st.none() | st.lists(component, min_size=1, max_size=5), max_size=8),
 )
 def test_cosines_equal_the_pairwise_cosine(
     query: list[float] | None, vectors: list[list[float] | None]
@@ -173,7 +181,8 @@ def test_cosines_equal_the_pairwise_cosine(
     for v, c in zip(vectors, got, strict=True):
         assert c == pytest.approx(_scalar_cos(query, v), abs=1e-9)
         if query is not None and v is not None:
-            assert c == cosine(query, v)
+            # the matrix product sums in another order than the pairwise loop: equal up to rounding
+            assert c == pytest.approx(cosine(query, v), rel=1e-12, abs=1e-12)
 
 
 # --- confidence-gated injection ----------------------------------------------------------------
