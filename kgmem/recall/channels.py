@@ -8,8 +8,9 @@ per-memory ``Evidence`` in a fixed order, so ranks, fusion and X-ray paths never
 search answered first. ``collect`` turns one channel's rows into evidence and a ranking;
 ``pool_size`` is the candidate depth every channel fetches (seed 004's 3x overfetch for MMR).
 A profile with a ``hub_boost`` below 1 first reads the namespace's hub names (entities most of
-its memories mention, ``find_hub_names``) alongside the embedding, and its text searches weigh
-those names at that boost. Every search is scoped to the request's namespace.
+its memories mention, ``find_hub_names``, memoised for a minute per graph client) alongside the
+embedding, and its text searches weigh those names at that boost. Every search is scoped to
+the request's namespace.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from kgmem.graph import index_search, repository
+from kgmem.graph import hub_names, index_search, repository
 from kgmem.graph.client import GraphClient, Row
 from kgmem.ingest.normalize import normalize_name
 from kgmem.ml.embedder import Embedder
@@ -161,8 +162,10 @@ def _names(mentions: Sequence[EntityMention]) -> list[str]:
 
 
 async def read_hub_words(graph: GraphClient, ns: str) -> frozenset[str]:
+    # memoised per graph client for a minute (hub_names.py): hubs change slowly, and counting a
+    # large namespace's mentions on every recall cost more than the searches it re-weighs
     return hub_words(
-        await repository.find_hub_names(graph, namespace=ns, share=HUB_SHARE, limit=HUB_LIMIT)
+        await hub_names.read_hub_names(graph, namespace=ns, share=HUB_SHARE, limit=HUB_LIMIT)
     )
 
 

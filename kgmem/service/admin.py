@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from kgmem.graph import repository
+from kgmem.graph import hub_names, repository
 from kgmem.graph.schema import SchemaReport, apply_schema
 from kgmem.service.core import ServiceCore
 from kgmem.transfer import exporter, importer
@@ -34,7 +34,10 @@ class AdminOps(ServiceCore):
 
     async def wipe_namespace(self, namespace: str) -> int:
 
-        return await repository.delete_namespace(self.graph, namespace=check_namespace(namespace))
+        ns = check_namespace(namespace)
+        removed = await repository.delete_namespace(self.graph, namespace=ns)
+        hub_names.forget(self.graph, ns)  # a namespace filled again gets its own hubs at once
+        return removed
 
     async def export_graph(
         self,

@@ -21,7 +21,8 @@ from kgmem.ml.nlp import mentions_of
 from kgmem.recall import channels as searches
 from kgmem.recall import engine
 from kgmem.recall.filters import Evidence, to_candidate
-from kgmem.recall.lucene import QUESTION_WORDS, to_lucene
+from kgmem.recall.lucene import QUESTION_WORDS, hub_words, to_lucene
+from kgmem.recall.profiles import get_profile
 from kgmem.recall.query import decompose
 from kgmem.records import Turn
 from kgmem.service import Kgmem
@@ -70,9 +71,19 @@ async def _sequential_channels(
     ev: dict[str, Evidence] = {}
     rankings: list[list[str]] = []
     k, ns, graph = searches.pool_size(req), req.namespace, km.graph
+    boost = get_profile(req.profile).hub_boost
+    weak = (
+        hub_words(
+            await repository.find_hub_names(
+                graph, namespace=ns, share=searches.HUB_SHARE, limit=searches.HUB_LIMIT
+            )
+        )
+        if boost != 1.0
+        else frozenset()
+    )
     for i, (q, vec) in enumerate(zip(queries, vecs, strict=True)):
         tag = "" if i == 0 else f"#{i}"
-        lucene = to_lucene(q, drop=QUESTION_WORDS)
+        lucene = to_lucene(q, weak, boost, QUESTION_WORDS)
         if "vector" in req.channels:
             rows = await index_search.search_memory_vector(
                 graph, namespace=ns, embedding=vec, k=k, limit=k

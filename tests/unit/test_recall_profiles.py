@@ -138,11 +138,13 @@ def test_channel_weights_are_data_seed_profiles_fuse_plainly() -> None:
     assert tuned.channel_weights == precise.channel_weights
 
 
-def test_only_precise_weakens_hub_names_and_tuning_keeps_it() -> None:
-    """Seed 003's profiles search every query word at full weight (no hub lookup at all);
-    precise keeps a namespace's hub names at a positive boost below 1, and intent tuning of a
-    tunable profile carries the boost over."""
-    assert all(p.hub_boost == 1.0 for n, p in PROFILES.items() if n != "precise")
-    assert 0.0 < PROFILES["precise"].hub_boost < 1.0
+def test_balanced_and_precise_weaken_hub_names_and_tuning_keeps_it() -> None:
+    """The default profile and precise keep a namespace's hub names at a positive boost below 1;
+    seed 003's other profiles search every query word at full weight (no hub lookup at all); and
+    intent tuning of a tunable profile carries the boost over."""
+    weak = {"balanced", "precise"}
+    assert all(p.hub_boost == 1.0 for n, p in PROFILES.items() if n not in weak)
+    assert all(0.0 < PROFILES[n].hub_boost < 1.0 for n in weak)
+    assert PROFILES["balanced"].tuned(utility_boost=0.3).hub_boost == PROFILES["balanced"].hub_boost
     tunable = replace(PROFILES["balanced"], hub_boost=0.5)
     assert tunable.tuned(utility_boost=0.3).hub_boost == 0.5
