@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import neo4j
 import neo4j.graph
@@ -60,6 +60,9 @@ def translated_errors(uri: str) -> Iterator[None]:
         raise GraphUnavailable(f"the Neo4j driver failed: {type(exc).__name__}") from exc
 
 
+M = TypeVar("M")
+
+
 class GraphClient:
     """Runs catalog queries against one Neo4j database."""
 
@@ -71,6 +74,15 @@ class GraphClient:
         # Server-side milliseconds of those statements (planning + execution + streaming, as the
         # server reports them), so benchmarks can split latency into server and client time.
         self.server_ms = 0.0
+        self._memos: dict[type, Any] = {}
+
+    def memo(self, kind: type[M]) -> M:
+        """The one ``kind()`` this client keeps: memos of what its queries found (where index
+        searches end, a namespace's hub names) live exactly as long as the client."""
+        held = self._memos.get(kind)
+        if held is None:
+            held = self._memos[kind] = kind()
+        return held  # type: ignore[no-any-return]
 
     @property
     def uri(self) -> str:

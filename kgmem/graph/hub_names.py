@@ -13,7 +13,6 @@ every recall. ``forget(graph, namespace)`` drops a namespace's entries (a wipe, 
 from __future__ import annotations
 
 import time
-import weakref
 from collections.abc import Callable
 
 from kgmem.graph import repository
@@ -49,20 +48,10 @@ class HubNames:
             del self._read[key]
 
 
-_MEMOS: weakref.WeakKeyDictionary[GraphClient, HubNames] = weakref.WeakKeyDictionary()
-
-
-def hub_memo(graph: GraphClient) -> HubNames:
-    memo = _MEMOS.get(graph)
-    if memo is None:
-        memo = _MEMOS[graph] = HubNames()
-    return memo
-
-
 async def read_hub_names(
     graph: GraphClient, *, namespace: str, share: float, limit: int
 ) -> list[str]:
-    memo = hub_memo(graph)
+    memo = graph.memo(HubNames)
     key = (namespace, share, limit)
     names = memo.get(key)
     if names is None:
@@ -74,4 +63,4 @@ async def read_hub_names(
 
 
 def forget(graph: GraphClient, namespace: str) -> None:
-    hub_memo(graph).forget(namespace)
+    graph.memo(HubNames).forget(namespace)

@@ -16,7 +16,6 @@ reads episodes and returns the memories derived from them.
 
 from __future__ import annotations
 
-import weakref
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -91,16 +90,6 @@ class StartWindows:
         self._ends.setdefault(key, _Ends()).windows.append(window)
 
 
-_MEMOS: weakref.WeakKeyDictionary[GraphClient, StartWindows] = weakref.WeakKeyDictionary()
-
-
-def start_windows(graph: GraphClient) -> StartWindows:
-    memo = _MEMOS.get(graph)
-    if memo is None:
-        memo = _MEMOS[graph] = StartWindows()
-    return memo
-
-
 async def _widening(
     graph: GraphClient,
     key: tuple[str, str, int],
@@ -113,7 +102,7 @@ async def _widening(
     windows it is given in turn, stopping at the first that is not short, and answers ``level``
     (the index of the window it read last), ``seen``, ``hits`` and, when it is not the hits
     themselves, the count named ``found``."""
-    memo = start_windows(graph)
+    memo = graph.memo(StartWindows)
     k = memo.start(key)
     while True:
         windows = _windows(k)
