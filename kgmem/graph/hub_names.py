@@ -1,13 +1,14 @@
 """A namespace's hub names, read from the graph at most once a minute per graph client.
 
-Contract: ``read_hub_names(graph, namespace=..., share=..., limit=...)`` returns what
-``repository.find_hub_names`` returns (the names of the entities that at least ``share`` of the
-namespace's memories mention, most mentioned first), from a memo kept per graph client and keyed
-by (namespace, share, limit); an entry older than ``HUB_TTL_SECONDS`` is read again. Hubs are the
-speakers and the user themself: they change only when a namespace's make-up changes, and a stale
-list only re-weighs words in a recall's text searches (it never widens or narrows what a recall
-may see), so a minute's staleness is the price of not counting a large namespace's mentions on
-every recall. ``forget(graph, namespace)`` drops a namespace's entries (a wipe, a test).
+Contract: ``read_hub_names(graph, namespace=..., share=..., limit=...)`` returns the names
+``repository.find_hub_names`` returns (the entities that at least ``share`` of the namespace's
+memories mention, most mentioned first) and whether it ran that statement, from a memo kept per
+graph client and keyed by (namespace, share, limit); an entry older than ``HUB_TTL_SECONDS`` is
+read again. Hubs are the speakers and the user themself: they change only when a namespace's make-
+up changes, and a stale list only re-weighs words in a recall's text searches (it never widens or
+narrows what a recall may see), so a minute's staleness is the price of not counting a large
+namespace's mentions on every recall. ``forget(graph, namespace)`` drops a namespace's entries (a
+wipe, a test).
 """
 
 from __future__ import annotations
@@ -50,16 +51,16 @@ class HubNames:
 
 async def read_hub_names(
     graph: GraphClient, *, namespace: str, share: float, limit: int
-) -> list[str]:
+) -> tuple[list[str], bool]:
+    """The hub names, and whether they were read from the graph (False: served by the memo)."""
     memo = graph.memo(HubNames)
     key = (namespace, share, limit)
     names = memo.get(key)
-    if names is None:
-        names = await repository.find_hub_names(
-            graph, namespace=namespace, share=share, limit=limit
-        )
-        memo.put(key, names)
-    return list(names)
+    if names is not None:
+        return list(names), False
+    names = await repository.find_hub_names(graph, namespace=namespace, share=share, limit=limit)
+    memo.put(key, names)
+    return list(names), True
 
 
 def forget(graph: GraphClient, namespace: str) -> None:

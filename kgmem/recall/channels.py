@@ -116,7 +116,7 @@ async def run_channels(
         entity = tg.create_task(_entity_search(graph, req, names)) if names is not None else None
         boost = get_profile(req.profile).hub_boost
         hubs = (
-            tg.create_task(read_hub_words(graph, ns))
+            tg.create_task(read_hub_words(graph, ns, run.queries))
             if boost != 1.0 and {"fulltext", "episode"} & set(req.channels)
             else None
         )
@@ -161,12 +161,17 @@ def _names(mentions: Sequence[EntityMention]) -> list[str]:
     return sorted({normalize_name(m.name) for m in mentions} - {""})
 
 
-async def read_hub_words(graph: GraphClient, ns: str) -> frozenset[str]:
-    # memoised per graph client for a minute (hub_names.py): hubs change slowly, and counting a
-    # large namespace's mentions on every recall cost more than the searches it re-weighs
-    return hub_words(
-        await hub_names.read_hub_names(graph, namespace=ns, share=HUB_SHARE, limit=HUB_LIMIT)
+async def read_hub_words(graph: GraphClient, ns: str, queries: list[str]) -> frozenset[str]:
+    """The namespace's hub names as words; ``find_hub_names`` joins ``queries`` (the X-ray's
+    queries run) only when the statement ran: the names are memoised per graph client for a
+    minute (hub_names.py), since hubs change slowly and counting a large namespace's mentions
+    on every recall cost more than the searches it re-weighs."""
+    names, read = await hub_names.read_hub_names(
+        graph, namespace=ns, share=HUB_SHARE, limit=HUB_LIMIT
     )
+    if read:
+        queries.append("find_hub_names")
+    return hub_words(names)
 
 
 async def _text_search(

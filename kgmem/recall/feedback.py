@@ -93,7 +93,9 @@ async def refine(
     pool = [mid for mid, _ in fuse(rankings, profile.channel_weights)[:FEEDBACK_POOL]]
     texts_read = topic_repository.find_memory_contents(graph, namespace=req.namespace, ids=pool)
     if profile.hub_boost != 1.0:
-        texts, hubs = await asyncio.gather(texts_read, read_hub_words(graph, req.namespace))
+        texts, hubs = await asyncio.gather(
+            texts_read, read_hub_words(graph, req.namespace, run.queries)
+        )
     else:
         texts, hubs = await texts_read, frozenset()
     run.queries.append("find_memory_contents")
