@@ -3,7 +3,7 @@
 Latency walls on this shared VM move about 2x between runs of the same code, so a row's walls
 are read beside figures that say why. ``calibrate()`` times a fixed, deterministic CPU workload
 (a pure-Python integer loop and a small numpy kernel of elementwise ufuncs, which never enter a
-multi-threaded BLAS; ~100 ms a pass on this machine) ``repeats`` times in this process and
+multi-threaded BLAS; ~50 ms of CPU a pass on this machine) ``repeats`` times in this process and
 reports the median and the fastest pass in wall ms and the median in CPU ms of this thread: the
 same work on a slower or busier machine takes longer, so the ratio of two runs' calibrations
 says how much slower one run's machine was, and wall over CPU tells waiting for a core (other
@@ -24,8 +24,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-PY_LOOP_N = 400_000  # pure-Python iterations: ~60-80 ms here when quiet
-NP_ROWS, NP_DIM, NP_ROUNDS = 2000, 384, 20  # a recall-sized cosine-like kernel, ~40-50 ms
+PY_LOOP_N = 400_000  # pure-Python iterations: ~30 ms of CPU on this machine
+NP_ROWS, NP_DIM, NP_ROUNDS = 2000, 384, 20  # a recall-sized cosine-like kernel, ~20 ms of CPU
 
 
 class CpuTicks(NamedTuple):

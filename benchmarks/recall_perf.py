@@ -163,7 +163,7 @@ Columns: p50/p95 are the real walls of `Kgmem.recall` (query embedding included)
 rescaled; server p50 is the driver's server time per recall. CPU ms per recall: client = this
 benchmark process (`time.process_time`), server = the Neo4j JVM's process group (utime + stime
 from /proc; n/a when the server was not started by the benchmark, `--uri`), total = both. Calib
-= median wall / CPU ms of 3 passes of a fixed ~100 ms CPU workload in this process
+= median wall / CPU ms of 3 passes of a fixed CPU workload (~50 ms CPU each) in this process
 (`benchmarks.calibration`) right before → after the row: compare it between runs (a calibration
 1.6x another run's means a machine 1.6x slower or busier); wall above CPU = waiting for a core,
 CPU itself up = a slower core. Busy / steal = share of all cores' time busy / stolen by the
