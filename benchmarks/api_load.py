@@ -17,9 +17,9 @@ against the turns sent, reports what extraction left pending, and drains it
 (``Kgmem.extract_pending``).
 
 The parts: ``api_load_plan`` (the requests and their accounting), ``api_load_clients`` (the
-concurrent clients), ``api_load_server`` (the app in a child process, CPU from /proc) and
-``api_load_report`` (the Markdown); this module builds the store, runs the phases and checks the
-store.
+concurrent clients), ``api_load_server`` (the app in a child process, CPU from /proc, the git
+state) and ``api_load_report`` (the Markdown); this module builds the store, runs the phases and
+checks the store.
 
     python -m benchmarks.api_load --memories 10000 --clients 16 --requests 3000 --observe-share 0.2
     python -m benchmarks.api_load --memories 1000 --clients 8 --requests 300   # quick check
@@ -29,12 +29,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import random
 import secrets
-import subprocess
 import sys
 import time
 import uuid
@@ -48,7 +46,14 @@ import httpx
 from benchmarks.api_load_clients import RECALL, drive
 from benchmarks.api_load_plan import check_turns, plan_ops, summarize
 from benchmarks.api_load_report import report_md
-from benchmarks.api_load_server import ROOT, api_server, neo4j_pid, serve, tree_cpu_s, wait_ready
+from benchmarks.api_load_server import (
+    api_server,
+    git_state,
+    neo4j_pid,
+    serve,
+    tree_cpu_s,
+    wait_ready,
+)
 from benchmarks.harness import LOCOMO, local_stack, write_result
 from benchmarks.synth import build_store
 from kgmem.formats import read_locomo
@@ -90,18 +95,6 @@ async def episodes_in(
 
 
 # --- main ------------------------------------------------------------------------------------
-
-
-def git_state() -> dict[str, Any]:
-    """The commit and the files that differ from it: the run measures the working tree."""
-
-    def git(*argv: str) -> str:
-        with contextlib.suppress(OSError, subprocess.SubprocessError):
-            done = subprocess.run(["git", *argv], cwd=ROOT, capture_output=True, text=True)
-            return done.stdout.strip()
-        return ""
-
-    return {"head": git("rev-parse", "HEAD"), "dirty": git("status", "--short").splitlines()}
 
 
 def load_inputs(path: Path) -> tuple[list[str], list[Turn], list[str]]:

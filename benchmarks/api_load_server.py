@@ -3,7 +3,8 @@
 (``python -m benchmarks.api_load --serve PORT`` runs ``serve``) with the given API keys and stops
 it gracefully; ``wait_ready`` polls ``/readyz`` until Neo4j, GDS and both models are loaded;
 ``tree_cpu_s`` reads a process tree's CPU seconds from /proc and ``neo4j_pid`` the local server's
-pid, so the benchmark can charge CPU to the API process and Neo4j.
+pid, so the benchmark can charge CPU to the API process and Neo4j; ``git_state`` records the
+commit and the changed files of the tree the child serves.
 """
 
 from __future__ import annotations
@@ -137,3 +138,15 @@ def neo4j_pid(settings: Settings) -> int | None:
     with contextlib.suppress(OSError, ValueError, KeyError):
         return int(json.loads((settings.home / "server.json").read_text())["pid"])
     return None
+
+
+def git_state() -> dict[str, Any]:
+    """The commit and the files that differ from it: the run measures the working tree."""
+
+    def git(*argv: str) -> str:
+        with contextlib.suppress(OSError, subprocess.SubprocessError):
+            done = subprocess.run(["git", *argv], cwd=ROOT, capture_output=True, text=True)
+            return done.stdout.strip()
+        return ""
+
+    return {"head": git("rev-parse", "HEAD"), "dirty": git("status", "--short").splitlines()}

@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.baselines import scored_questions
-from benchmarks.locomo import ranked_turns
 from benchmarks.locomo_data import DEFAULT_DATA, load_locomo
+from benchmarks.locomo_recall import ranked_turns
 from benchmarks.retrieval_metrics import aggregate, score_ranking
 from kgmem.graph import index_search, repository, topic_repository
 from kgmem.recall import engine

@@ -8,6 +8,16 @@ p50/p95 it reports the median of each X-ray stage, the Neo4j server time (the dr
 ``result_available_after + result_consumed_after``, summed over a recall's statements, so
 concurrent statements add up) and the load average before and after each variant.
 
+The walls are real walls and are never rescaled, but this shared VM's speed varies about 2x
+between runs, so each row also reports figures that make two runs comparable
+(``benchmarks.calibration``): the CPU per recall of the benchmark process (client: embedding,
+fusion, scoring, the driver) and, when the benchmark started the server itself, of the Neo4j JVM
+(its process group's utime + stime from /proc; "n/a" with ``--uri``), and their sum; a fixed
+CPU workload timed right before and after the row (the calibration, ms: a run whose calibration
+is 1.6x another's ran on a machine 1.6x slower or busier); and from /proc/stat the share of all
+cores' time that was busy and that the hypervisor stole during the row, with the cores that
+other processes used (busy time minus the client's and the server's CPU, over the wall).
+
 Stores are slow to build (10k: 2-4 min, 100k: ~17 min), so they can be kept: ``--home DIR``
 starts the private server on DIR's data (snapshot it with ``cp -a DIR DIR.snap`` while no server
 runs), and ``--uri`` points the benchmark at a server that is already running (auth off, e.g.
@@ -28,11 +38,13 @@ import json
 import os
 import statistics
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
+from benchmarks.calibration import calibrate, cpu_shares, read_cpu_ticks
 from benchmarks.harness import LOCOMO, local_stack, write_result
+from benchmarks.server_cpu import server_cpu_reader
 from benchmarks.synth import build_store
 from kgmem.formats import read_locomo
 from kgmem.graph import repository
@@ -57,15 +69,42 @@ def load() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
 
 
+def cpu_figures(
+    n: int, client_s: float, server_s: float | None, busy_s: float, wall_s: float
+) -> dict[str, float | None]:
+    """Per-recall CPU ms of the client, the server (None when unknown) and both, and the cores
+    other processes kept busy meanwhile (None when the server's share is unknown)."""
+    server_ms = None if server_s is None else round(server_s * 1000 / n, 1)
+    others = None
+    if server_s is not None and wall_s > 0:
+        others = round(max(0.0, busy_s - client_s - server_s) / wall_s, 2)
+    return {
+        "client_cpu_ms_per_recall": round(client_s * 1000 / n, 1),
+        "server_cpu_ms_per_recall": server_ms,
+        "total_cpu_ms_per_recall": (
+            None if server_s is None else round((client_s + server_s) * 1000 / n, 1)
+        ),
+        "others_cores": others,
+    }
+
+
 async def measure(
-    km: Kgmem, ns: str, questions: list[str], warm: list[str], opts: dict[str, Any]
+    km: Kgmem,
+    ns: str,
+    questions: list[str],
+    warm: list[str],
+    opts: dict[str, Any],
+    server_cpu_s: Callable[[], float] | None = None,
 ) -> dict[str, Any]:
     opts = {"dry": True, **opts}
     for q in warm:  # warm-up: JIT, page cache, plan cache, projection (not the timed questions)
         await km.recall(q, namespace=ns, **opts)
+    calib_before = calibrate()
     load_before = load()
     times, server, stages = [], [], []
-    cpu0 = time.process_time()
+    ticks0 = read_cpu_ticks()
+    srv0 = server_cpu_s() if server_cpu_s else None
+    cpu0, wall0 = time.process_time(), time.perf_counter()
     for q in questions:
         # The issue times recall with its query embedding: every timed question is embedded by
         # the model, never served from the query LRU (the same questions recur across variants
@@ -77,18 +116,25 @@ async def measure(
         times.append((time.perf_counter() - t0) * 1000)
         server.append(km.graph.server_ms - ms0)
         stages.append(result.xray.timings)
-    cpu_ms = (time.process_time() - cpu0) * 1000 / len(questions)
+    client_s, wall_s = time.process_time() - cpu0, time.perf_counter() - wall0
+    srv_s = server_cpu_s() - srv0 if server_cpu_s and srv0 is not None else None
+    ticks1 = read_cpu_ticks()
+    load_after = load()
+    busy_s = (ticks1.busy - ticks0.busy) / os.sysconf("SC_CLK_TCK")
     names = list(dict.fromkeys(s for t in stages for s in t))
     return {
         "p50_ms": round(pct(times, 0.5), 1),
         "p95_ms": round(pct(times, 0.95), 1),
         "mean_ms": round(statistics.fmean(times), 1),
         "server_p50_ms": round(pct(server, 0.5), 1),
-        "client_cpu_ms_per_recall": round(cpu_ms, 1),
+        **cpu_figures(len(questions), client_s, srv_s, busy_s, wall_s),
         "stage_p50_ms": {s: round(pct([t.get(s, 0.0) for t in stages], 0.5), 1) for s in names},
         "queries": len(times),
         "load_before": load_before,
-        "load_after": load(),
+        "load_after": load_after,
+        "cpu_shares": cpu_shares(ticks0, ticks1),
+        "calibration_before": calib_before,
+        "calibration_after": calibrate(),
     }
 
 
@@ -108,6 +154,57 @@ async def stack(uri: str | None, home: str | None) -> AsyncIterator[Kgmem]:
         yield km
 
 
+def _na(value: float | None) -> str:
+    return "n/a" if value is None else f"{value}"
+
+
+COLUMNS = """\
+Columns: p50/p95 are the real walls of `Kgmem.recall` (query embedding included), never
+rescaled; server p50 is the driver's server time per recall. CPU ms per recall: client = this
+benchmark process (`time.process_time`), server = the Neo4j JVM's process group (utime + stime
+from /proc; n/a when the server was not started by the benchmark, `--uri`), total = both. Calib
+= median wall / CPU ms of 3 passes of a fixed CPU workload (~50 ms CPU each) in this process
+(`benchmarks.calibration`) right before → after the row: compare it between runs (a calibration
+1.6x another run's means a machine 1.6x slower or busier); wall above CPU = waiting for a core,
+CPU itself up = a slower core. Busy / steal = share of all cores' time busy / stolen by the
+hypervisor during the timed recalls; others = the cores other processes kept busy meanwhile
+(busy − client − server, over the wall).
+"""
+
+
+def report_md(rows: list[dict[str, Any]]) -> str:
+    """The result table with its column notes and a one-line summary of the machine's speed."""
+    md = [
+        COLUMNS,
+        "| memories | variant | p50 ms | p95 ms | server p50 ms | CPU ms/recall server + client"
+        " = total | calib wall / CPU ms before → after | busy / steal % | others cores |"
+        " load before → after | stage p50 ms |",
+        "|---:|---|---:|---:|---:|---|---|---|---:|---|---|",
+    ]
+    for r in rows:
+        shares, cb, ca = r["cpu_shares"], r["calibration_before"], r["calibration_after"]
+        md.append(
+            f"| {r['memories']} | {r['variant']} | {r['p50_ms']} | {r['p95_ms']} | "
+            f"{r['server_p50_ms']} | {_na(r['server_cpu_ms_per_recall'])} + "
+            f"{r['client_cpu_ms_per_recall']} = {_na(r['total_cpu_ms_per_recall'])} | "
+            f"{cb['ms']} / {cb.get('cpu_ms')} → {ca['ms']} / {ca.get('cpu_ms')} | "
+            f"{round(100 * shares['busy'])} / {round(100 * shares['steal'], 1)} | "
+            f"{_na(r['others_cores'])} | {r['load_before']} → {r['load_after']} | "
+            + ", ".join(f"{k} {v}" for k, v in r["stage_p50_ms"].items())
+            + " |"
+        )
+    calibs = [c for r in rows for c in (r["calibration_before"], r["calibration_after"])]
+    if calibs:
+        wall, cpu = [c["ms"] for c in calibs], [c.get("cpu_ms", c["ms"]) for c in calibs]
+        md.append(
+            f"\nCalibration over the run: wall median {statistics.median(wall)} ms (range "
+            f"{min(wall)}–{max(wall)}), CPU median {statistics.median(cpu)} ms (range "
+            f"{min(cpu)}–{max(cpu)}); steal at most "
+            f"{max(round(100 * r['cpu_shares']['steal'], 1) for r in rows)} % of the cores' time."
+        )
+    return "\n".join(md) + "\n"
+
+
 async def main(args: argparse.Namespace) -> None:
     data = json.loads(Path(args.data).read_text())
     asked = [q["question"] for s in data for q in s["qa"]]
@@ -120,6 +217,8 @@ async def main(args: argparse.Namespace) -> None:
     }
     rows = []
     async with stack(args.uri, args.home) as km:
+        # the JVM's CPU is readable only when this process launched it (its pid in the home)
+        server_cpu_s = server_cpu_reader(km) if args.uri is None else None
         for size in args.sizes:
             ns = f"scale-{size}"
             build_s = None
@@ -129,24 +228,12 @@ async def main(args: argparse.Namespace) -> None:
                 build_s = round(await build_store(km, ns, size, texts), 1)
                 print(f"built {size} memories in {build_s:.0f}s", flush=True)
             for name, opts in variants.items():
-                res = await measure(km, ns, questions, warm, opts)
+                res = await measure(km, ns, questions, warm, opts, server_cpu_s)
                 rows.append({"memories": size, "variant": name, **res, "build_s": build_s})
                 print(f"  {size} {name}: {res}", flush=True)
-    md = [
-        "| memories | variant | p50 ms | p95 ms | server p50 ms | client CPU ms | load before"
-        " → after | stage p50 ms |",
-        "|---:|---|---:|---:|---:|---:|---|---|",
-    ]
-    md += [
-        f"| {r['memories']} | {r['variant']} | {r['p50_ms']} | {r['p95_ms']} | "
-        f"{r['server_p50_ms']} | {r['client_cpu_ms_per_recall']} | "
-        f"{r['load_before']} → {r['load_after']} | "
-        + ", ".join(f"{k} {v}" for k, v in r["stage_p50_ms"].items())
-        + " |"
-        for r in rows
-    ]
-    path = write_result(args.name, "\n".join(md) + "\n", {"rows": rows})
-    print("\n".join(md))
+    md = report_md(rows)
+    path = write_result(args.name, md, {"rows": rows})
+    print(md)
     print(f"written to {path}")
 
 

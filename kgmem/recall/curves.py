@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from kgmem.lifecycle.retention import fsrs_retention
 
 if TYPE_CHECKING:
-    from kgmem.recall.scoring import Candidate
+    from kgmem.recall.candidates import Candidate
 
 PERSONAL_SOURCES = frozenset({"human", "user", "manual", "user_message"})
 VICARIOUS_SOURCES = frozenset({"federation", "federated", "vicarious", "cross_agent"})

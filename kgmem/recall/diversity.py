@@ -25,7 +25,7 @@ import numpy.typing as npt
 from kgmem.errors import InvalidInput
 
 if TYPE_CHECKING:
-    from kgmem.recall.scoring import Candidate, Scored
+    from kgmem.recall.candidates import Candidate, Scored
 
 MMR_LAMBDA = 0.7  # seed 004: 70 % relevance, 30 % diversity
 FULL_FROM = 0.7  # seed 004: >= 0.7 full injection

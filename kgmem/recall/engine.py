@@ -24,6 +24,7 @@ from kgmem.lifecycle.retention import effective_stability, fsrs_retention
 from kgmem.lifecycle.strength import after_access
 from kgmem.ml.embedder import Embedder
 from kgmem.ml.nlp import Nlp
+from kgmem.recall.candidates import Candidate, Scored
 from kgmem.recall.channels import StageClock, collect, pool_size, run_channels
 from kgmem.recall.diversity import centroid, gate_confidence, hit_confidence, mmr
 from kgmem.recall.feedback import refine
@@ -38,7 +39,7 @@ from kgmem.recall.query import (
     should_expand,
     should_skip,
 )
-from kgmem.recall.scoring import Candidate, Scored, rank
+from kgmem.recall.scoring import rank
 from kgmem.recall.turns import common_entity_words, turn_word_rarity, turns_by_relevance
 from kgmem.recall.xray import ChannelEvidence, Dropped, DropReason, HitExplain, PathStep, Xray
 from kgmem.taxonomy import Category, Tier

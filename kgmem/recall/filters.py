@@ -17,8 +17,8 @@ from datetime import datetime
 from typing import Any
 
 from kgmem.ingest.episodes import as_utc
+from kgmem.recall.candidates import Candidate
 from kgmem.recall.profiles import Mode
-from kgmem.recall.scoring import Candidate
 from kgmem.recall.xray import Dropped, DropReason
 
 HISTORY_STATUSES = frozenset({"superseded", "merged"})

@@ -12,16 +12,17 @@ mood congruence). A multiplicative boost is recorded as its own additive delta
 (``score × (m − 1)``), so the X-ray can show every factor's share. ``factors`` holds each weighted
 factor's [0, 1] value, each multiplicative boost's multiplier and each additive boost's count.
 Bad stored values are clamped rather than failing a recall; a naive ``now`` raises InvalidInput.
+The records it reads and returns live in ``recall.candidates``.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 
 from kgmem.errors import InvalidInput
+from kgmem.recall.candidates import Candidate, Norms, Scored, Stability
 from kgmem.recall.curves import act_r_activation, recency, retention, sub_tier
 from kgmem.recall.diversity import cosines
 from kgmem.recall.profiles import FACTORS, Profile
@@ -74,78 +75,6 @@ MULTIPLIERS = (
     "mood_boost",
 )
 _DAY = 86400.0
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """A memory that some channel found, with that channel evidence (all times tz-aware UTC).
-
-    ``vector_score`` is the vector index's raw score ((1 + cos) / 2 for Neo4j's cosine index);
-    ``bm25_score``/``activation_score``/``rrf_score`` are raw channel scores, normalised by the
-    maxima over the candidate set (:class:`Norms`). ``stability`` is the effective stability S in
-    days (``lifecycle.retention.effective_stability``), not the stored per-memory multiplier;
-    ``score`` also takes S as a number or callable. ``matched_entities`` are the query entities
-    the memory mentions (``entity_matches`` counts them); ``co_activation`` is the largest
-    CO_ACTIVATED count between this memory and another candidate of the same query.
-    """
-
-    id: str
-    content: str
-    created_at: datetime
-    category: str = "fact"
-    memory_type: str | None = None
-    status: str = "active"
-    tier: str = "episodic"
-    lifecycle_state: str | None = None
-    verification_state: str | None = None
-    source: str = "unknown"
-    importance: float = 0.5
-    utility: float = 0.5
-    confidence: float = 0.5
-    source_trust: float = 0.5
-    access_count: int = 0
-    last_accessed: datetime | None = None
-    stability: float = 1.0
-    valid_from: datetime | None = None
-    valid_until: datetime | None = None
-    session_id: str | None = None
-    entities: tuple[str, ...] = ()
-    valence: float = 0.0
-    embedding: tuple[float, ...] | None = None
-    vector_score: float | None = None
-    bm25_score: float | None = None
-    activation_score: float | None = None
-    rrf_score: float = 0.0
-    co_activation: int = 0
-    matched_entities: tuple[str, ...] = ()  # the query entities this memory mentions
-
-    @property
-    def entity_matches(self) -> int:
-        return len(self.matched_entities)
-
-
-@dataclass(frozen=True)
-class Norms:
-    """Maxima of the unbounded channel scores over one candidate set (1.0 = already in [0, 1])."""
-
-    bm25_max: float = 1.0
-    activation_max: float = 1.0
-    rrf_max: float = 1.0
-    # query entity -> its specificity in this set (absent: counts fully, seed 004's flat +0.1)
-    entity_specificity: Mapping[str, float] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Scored:
-    """A candidate's composite: ``final`` is exactly ``math.fsum(contributions.values())``."""
-
-    final: float
-    contributions: dict[str, float]
-    factors: dict[str, float]
-    memory_id: str = ""
-
-
-Stability = float | Callable[[Candidate, datetime], float] | None
 
 
 # --- the composite ------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from kgmem.recall.scoring import Scored
+from kgmem.recall.candidates import Scored
 
 ADDITIVE_TOLERANCE = 1e-9  # relative; the scorer itself is exact, this absorbs transport rounding
 

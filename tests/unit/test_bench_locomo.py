@@ -19,18 +19,18 @@ import pytest
 
 from benchmarks.baselines import baseline_rankings
 from benchmarks.flat_search import BM25, fuse, tokenize
-from benchmarks.locomo import (
+from benchmarks.harness import machine
+from benchmarks.locomo_data import load_locomo, parse_session_date, repair_evidence
+from benchmarks.locomo_ingest import coverage
+from benchmarks.locomo_recall import (
     ConfigResult,
-    coverage,
     hits_of,
-    machine,
     parse_channel_set,
     probe_recall_options,
     ranked_turns,
     recall_accepts_channels,
-    write_result,
 )
-from benchmarks.locomo_data import load_locomo, parse_session_date, repair_evidence
+from benchmarks.locomo_report import write_result
 from benchmarks.retrieval_metrics import aggregate, hit_at_k, mrr, recall_at_k, score_ranking
 from kgmem.errors import InvalidInput
 

@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kgmem.errors import InvalidInput
+from kgmem.recall.candidates import Candidate
 from kgmem.recall.diversity import (
     HOT_MAX_ITEMS,
     MMR_LAMBDA,
@@ -24,7 +25,7 @@ from kgmem.recall.diversity import (
     mmr,
 )
 from kgmem.recall.profiles import PROFILES
-from kgmem.recall.scoring import Candidate, score
+from kgmem.recall.scoring import score
 
 NOW = datetime(2025, 6, 1, tzinfo=UTC)
 

@@ -13,13 +13,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kgmem.errors import InvalidInput
+from kgmem.recall.candidates import Candidate, Norms
 from kgmem.recall.curves import act_r_activation, recency, retention, sub_tier
 from kgmem.recall.profiles import FACTORS, PROFILES
 from kgmem.recall.scoring import (
     ADDITIVE_BOOSTS,
     MULTIPLIERS,
-    Candidate,
-    Norms,
     entity_specificity,
     norms_for,
     rank,

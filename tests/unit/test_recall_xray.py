@@ -8,8 +8,9 @@ from datetime import UTC, datetime
 
 import pytest
 
+from kgmem.recall.candidates import Candidate
 from kgmem.recall.profiles import PROFILES
-from kgmem.recall.scoring import Candidate, score
+from kgmem.recall.scoring import score
 from kgmem.recall.xray import (
     ChannelEvidence,
     Dropped,
