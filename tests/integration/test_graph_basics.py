@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from kgmem.errors import GraphUnavailable
-from kgmem.graph import index_search, repository
+from kgmem.graph import gds, index_search, repository
 from kgmem.graph.catalog import load_catalog
 from kgmem.graph.client import GraphClient
 from kgmem.graph.launcher import free_port
@@ -248,14 +248,12 @@ def test_personalized_pagerank_expected_top(km: Kgmem, arun: Any, namespace: str
     _store(km, arun, namespace, "m4", emb, [ent("C"), ent("D")])
     name = f"ppr-{namespace}"
     proj = arun(
-        repository.project_recall_graph(
-            km.graph, name=name, namespace=namespace, half_life_days=180.0
-        )
+        gds.project_recall_graph(km.graph, name=name, namespace=namespace, half_life_days=180.0)
     )
     assert proj["nodes"] == 8
     try:
         rows = arun(
-            repository.find_pagerank_memories(
+            gds.find_pagerank_memories(
                 km.graph, name=name, namespace=namespace, seeds=[m1], limit=4
             )
         )
