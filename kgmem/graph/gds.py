@@ -19,6 +19,23 @@ PREFIX = "kgmem-recall-"
 EDGE_HALF_LIFE_DAYS = 180.0  # recency half-life of an edge's weight in the projection
 
 
+async def project_recall_graph(
+    graph: GraphClient, *, name: str, namespace: str, half_life_days: float
+) -> Row:
+    rows = await graph.run(
+        "project_recall_graph", graph=name, namespace=namespace, half_life_days=half_life_days
+    )
+    return rows[0]
+
+
+async def find_pagerank_memories(
+    graph: GraphClient, *, name: str, namespace: str, seeds: list[str], limit: int
+) -> list[Row]:
+    return await graph.run(
+        "find_pagerank_memories", graph=name, namespace=namespace, seeds=seeds, limit=limit
+    )
+
+
 def projection_name(namespace: str, version: int) -> str:
     return f"{PREFIX}{namespace}-v{version}"
 
@@ -35,7 +52,7 @@ async def ensure_projection(graph: GraphClient, namespace: str) -> str:
         with contextlib.suppress(KgmemError):
             await repository.drop_graph(graph, name=stale)
     try:
-        await repository.project_recall_graph(
+        await project_recall_graph(
             graph, name=name, namespace=namespace, half_life_days=EDGE_HALF_LIFE_DAYS
         )
     except KgmemError:
@@ -54,6 +71,6 @@ async def pagerank_memories(
     if not seeds:
         return []
     name = await ensure_projection(graph, namespace)
-    return await repository.find_pagerank_memories(
+    return await find_pagerank_memories(
         graph, name=name, namespace=namespace, seeds=seeds, limit=limit
     )

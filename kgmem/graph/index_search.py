@@ -53,11 +53,13 @@ def _short(found: int, wanted: int, seen: int, k: int) -> bool:
 # the same statement, namespace and k ended at, and so skips reads all of them found short (at
 # 100k the 50-row read, ~40 % of a vector search's server CPU; at 1k the 50, 200 and 800-row ones
 # and a round trip). Every PROBE_EVERY-th search starts at k again, so a namespace that stops
-# being crowded is noticed. Results: a BM25 window's own rows are a prefix of a wider window's,
-# so a text search returns the same rows from any start; HNSW is approximate and its answer
-# depends on the window read (at 100k the top 50 of the 200 and 800-row reads differ for ~15 %
-# of queries), so a vector search returns what it did without the memo exactly when it would
-# have ended at or past the memo's window: every benchmark question at 1k, 10k and 100k.
+# being crowded is noticed. Results: a search's answer depends on the window it ends at, for
+# both indexes. HNSW is approximate (at 100k the top 50 of the 200 and 800-row reads differ for
+# ~15 % of queries); BM25 scores do not depend on the window, but which of several equal-score
+# rows a window returns does, and stores with repeated contents tie massively (at 100k the top 50
+# of the 200 and 800-row reads are different sets for 40/40 LoCoMo questions, session 9). So a
+# search returns what it did without the memo exactly when it would have ended at or past the
+# memo's window: every benchmark question at 1k, 10k and 100k.
 MEMO_SIZE = 32
 PROBE_EVERY = 32
 

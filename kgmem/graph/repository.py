@@ -285,22 +285,5 @@ async def get_namespace_version(graph: GraphClient, *, namespace: str, graph_pre
     return rows[0]
 
 
-async def project_recall_graph(
-    graph: GraphClient, *, name: str, namespace: str, half_life_days: float
-) -> Row:
-    rows = await graph.run(
-        "project_recall_graph", graph=name, namespace=namespace, half_life_days=half_life_days
-    )
-    return rows[0]
-
-
-async def find_pagerank_memories(
-    graph: GraphClient, *, name: str, namespace: str, seeds: list[str], limit: int
-) -> list[Row]:
-    return await graph.run(
-        "find_pagerank_memories", graph=name, namespace=namespace, seeds=seeds, limit=limit
-    )
-
-
 def bump_namespace(*, namespace: str, now: datetime) -> Step:
     return Step("bump_namespace", {"namespace": namespace, "now": now})

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from kgmem.errors import GraphUnavailable
-from kgmem.graph import index_search, repository
+from kgmem.graph import gds, index_search, repository
 from kgmem.graph.catalog import load_catalog
 from kgmem.graph.client import GraphClient
 from kgmem.graph.launcher import free_port
@@ -248,14 +248,12 @@ def test_personalized_pagerank_expected_top(km: Kgmem, arun: Any, namespace: str
     _store(km, arun, namespace, "m4", emb, [ent("C"), ent("D")])
     name = f"ppr-{namespace}"
     proj = arun(
-        repository.project_recall_graph(
-            km.graph, name=name, namespace=namespace, half_life_days=180.0
-        )
+        gds.project_recall_graph(km.graph, name=name, namespace=namespace, half_life_days=180.0)
     )
     assert proj["nodes"] == 8
     try:
         rows = arun(
-            repository.find_pagerank_memories(
+            gds.find_pagerank_memories(
                 km.graph, name=name, namespace=namespace, seeds=[m1], limit=4
             )
         )
@@ -367,3 +365,27 @@ def test_entity_channel_stays_in_its_namespace(km: Kgmem, arun: Any, namespace: 
         assert len(theirs) == 3 and mine.memory_id not in {r["id"] for r in theirs}
     finally:
         arun(km.wipe_namespace(other))
+
+
+def test_recall_candidates_list_co_activations_among_the_candidates_only(
+    km: Kgmem, arun: Any, namespace: str
+) -> None:
+    # A candidate's co-activated neighbours are recognised by node identity among the candidates:
+    # either direction of the edge counts, with its count; a neighbour outside the candidate ids
+    # (c) is not listed, nor is a memory of another namespace even when its id is passed.
+    emb = [1.0] + [0.0] * 383
+    a, b, c, d = (_store(km, arun, namespace, f"memory {x}", emb) for x in "abcd")
+    other = f"{namespace}-other"
+    try:
+        stranger = _store(km, arun, other, "memory of another namespace", emb)
+        touch, now = repository.touch_memories, datetime.now(UTC)
+        for pair, times in (([a, b], 2), ([c, a], 1), ([d, a], 1)):
+            for _ in range(times):
+                arun(touch(km.graph, namespace=namespace, touches=[], pairs=[pair], now=now))
+        rows = arun(
+            repository.get_recall_candidates(km.graph, namespace=namespace, ids=[a, b, d, stranger])
+        )
+    finally:
+        arun(km.wipe_namespace(other))
+    got = {r["memory"]["id"]: sorted((x["id"], x["count"]) for x in r["coactive"]) for r in rows}
+    assert got == {a: [(b, 2), (d, 1)], b: [(a, 2)], d: [(a, 1)]}
