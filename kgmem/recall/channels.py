@@ -32,7 +32,7 @@ from kgmem.recall.profiles import get_profile
 from kgmem.records import EntityMention
 
 if TYPE_CHECKING:
-    from kgmem.recall.engine import RecallRequest
+    from kgmem.recall.request import RecallRequest
 
 
 @dataclass
