@@ -33,7 +33,7 @@ from benchmarks.locomo_data import DEFAULT_DATA, load_locomo
 from benchmarks.locomo_recall import ranked_turns
 from benchmarks.retrieval_metrics import aggregate, score_ranking
 from kgmem.graph import index_search, repository, topic_repository
-from kgmem.recall import engine
+from kgmem.recall import engine, request
 from kgmem.service import Kgmem
 from kgmem.settings import Settings
 
@@ -147,7 +147,7 @@ async def replay(
             opts: dict[str, Any] = {"profile": profile, "dry": True}
             if channels:
                 opts["channels"] = channels
-            req = engine.build_request(q.question, ns, limit=limit, **opts)
+            req = request.build_request(q.question, ns, limit=limit, **opts)
             res = await engine.recall(km.graph, embedder, nlp, req, now=NOW)  # type: ignore[arg-type]
             ids = [h.memory_id for h in res.hits]
             ranked = ranked_turns(ids, {h.memory_id: h.turn_ids for h in res.hits})

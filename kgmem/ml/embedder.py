@@ -10,15 +10,17 @@ Ingest and recall share the one model, so stored and query vectors come from one
 L2-normalised 384-d vectors as plain lists of floats, batched; cosine similarity of two outputs is
 their dot product; a text repeated in one call is encoded once. Thread-safe loading: the API
 sends embedding work to threads. ``embed_query`` serves recall: the same call, with the last
-``QUERY_CACHE`` query batches remembered (agents repeat questions; a hit skips the model).
+``QUERY_CACHE`` query batches remembered (agents repeat questions; a hit skips the model);
+``submit_query`` is the same for an event loop, with only the model run in a worker thread.
 """
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import warnings
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -108,9 +110,7 @@ class Embedder:
                 convert_to_numpy=True,
                 show_progress_bar=False,
             )
-        rows: list[list[float]] = vectors.tolist()  # float32 → the same Python floats, fast
-        by_text = dict(zip(distinct, rows, strict=True))
-        return [by_text[t] for t in texts]
+        return _in_order(texts, distinct, vectors)
 
     def embed_query(self, texts: Sequence[str]) -> list[list[float]]:
         """``embed(texts)`` for a recall query batch, from a small LRU when it was asked lately.
@@ -119,12 +119,51 @@ class Embedder:
         that batch. Callers must not mutate the vectors (they are shared with the cache).
         """
         key = tuple(texts)
+        hit = self._cached(key)
+        if hit is not None:
+            return hit
+        return self._remember(key, self.embed(key))
+
+    def submit_query(self, texts: Sequence[str]) -> Awaitable[list[list[float]]]:
+        """``embed_query(texts)`` started now from an event loop, awaited later.
+
+        Only the ONNX Runtime run goes to a worker thread (submitted at once, so it overlaps
+        what the loop does next); the cache, the tokeniser and the pooling run here. A worker
+        running all of ``embed_query`` needed the GIL at each Python step around the run and
+        waited up to the interpreter's 5 ms switch interval for it each time behind the loop's
+        work (query NER holds the GIL throughout). The same batches and arithmetic as ``embed``,
+        so the same vectors. Before the model is loaded, or with the torch backend, the whole
+        call goes to the worker (loading must not block the loop).
+        """
+        loop = asyncio.get_running_loop()
+        key = tuple(texts)
+        hit = self._cached(key)
+        if hit is not None:
+            done: asyncio.Future[list[list[float]]] = loop.create_future()
+            done.set_result(hit)
+            return done
+        model = self._model
+        if model is None or self._backend != "onnx" or not key:
+            return loop.run_in_executor(None, self.embed_query, key)
+        distinct = list(dict.fromkeys(key))
+        batches = model.prepare(distinct)
+        hidden = loop.run_in_executor(None, model.infer, batches)
+
+        async def finish() -> list[list[float]]:
+            vectors = model.assemble(len(distinct), batches, await hidden)
+            return self._remember(key, _in_order(key, distinct, vectors))
+
+        return asyncio.ensure_future(finish())
+
+    def _cached(self, key: tuple[str, ...]) -> list[list[float]] | None:
         with self._queries_lock:
             hit = self._queries.get(key)
-            if hit is not None:
-                self._queries.move_to_end(key)
-                return list(hit)
-        vectors = self.embed(key)
+            if hit is None:
+                return None
+            self._queries.move_to_end(key)
+            return list(hit)
+
+    def _remember(self, key: tuple[str, ...], vectors: list[list[float]]) -> list[list[float]]:
         with self._queries_lock:
             self._queries[key] = vectors
             while len(self._queries) > QUERY_CACHE:
@@ -138,3 +177,9 @@ class Embedder:
 
     def embed_one(self, text: str) -> list[float]:
         return self.embed([text])[0]
+
+
+def _in_order(texts: Sequence[str], distinct: list[str], vectors: Any) -> list[list[float]]:
+    rows: list[list[float]] = vectors.tolist()  # float32 → the same Python floats, fast
+    by_text = dict(zip(distinct, rows, strict=True))
+    return [by_text[t] for t in texts]

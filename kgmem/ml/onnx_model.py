@@ -55,26 +55,45 @@ class OnnxEncoder:
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """One normalised float32 row per text, in order; batches group texts of like length
         (less padding), as sentence-transformers does."""
+        batches = self.prepare(texts)
+        return self.assemble(len(texts), batches, self.infer(batches))
+
+    # ``encode`` in three steps, so a caller on an event loop can run only ``infer`` (ONNX
+    # Runtime, which releases the GIL) in a worker thread: the steps around it are short Python
+    # that would otherwise each wait for the GIL behind the loop's own work.
+    def prepare(self, texts: Sequence[str]) -> list[tuple[list[int], dict[str, np.ndarray]]]:
+        """The tokenised batches: each batch's row indices and model inputs."""
         order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
-        out = np.empty((len(texts), self.dimensions), dtype=np.float32)
+        batches = []
         for start in range(0, len(order), self._batch_size):
             idx = order[start : start + self._batch_size]
-            out[idx] = self._run([texts[i] for i in idx])
-        return out
+            enc = self._tokenizer.encode_batch([texts[i] for i in idx])
+            feed = {
+                "input_ids": np.array([e.ids for e in enc], dtype=np.int64),
+                "attention_mask": np.array([e.attention_mask for e in enc], dtype=np.int64),
+                "token_type_ids": np.array([e.type_ids for e in enc], dtype=np.int64),
+            }
+            batches.append((idx, feed))
+        return batches
 
-    def _run(self, texts: list[str]) -> np.ndarray:
-        enc = self._tokenizer.encode_batch(texts)
-        feed = {
-            "input_ids": np.array([e.ids for e in enc], dtype=np.int64),
-            "attention_mask": np.array([e.attention_mask for e in enc], dtype=np.int64),
-            "token_type_ids": np.array([e.type_ids for e in enc], dtype=np.int64),
-        }
-        hidden = self._session.run(None, feed)[0]
-        mask = feed["attention_mask"][..., None].astype(np.float32)
-        pooled = (hidden * mask).sum(axis=1) / np.clip(mask.sum(axis=1), 1e-9, None)
-        norms = np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
-        rows: np.ndarray = (pooled / norms).astype(np.float32)
-        return rows
+    def infer(self, batches: list[tuple[list[int], dict[str, np.ndarray]]]) -> list[np.ndarray]:
+        """The model's token states for each prepared batch."""
+        return [self._session.run(None, feed)[0] for _, feed in batches]
+
+    def assemble(
+        self,
+        n: int,
+        batches: list[tuple[list[int], dict[str, np.ndarray]]],
+        hidden: list[np.ndarray],
+    ) -> np.ndarray:
+        """Mean pooling and L2 norm of each batch, rows back in the texts' order."""
+        out = np.empty((n, self.dimensions), dtype=np.float32)
+        for (idx, feed), states in zip(batches, hidden, strict=True):
+            mask = feed["attention_mask"][..., None].astype(np.float32)
+            pooled = (states * mask).sum(axis=1) / np.clip(mask.sum(axis=1), 1e-9, None)
+            norms = np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
+            out[idx] = (pooled / norms).astype(np.float32)
+        return out
 
 
 def load_onnx(

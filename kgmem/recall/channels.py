@@ -1,12 +1,12 @@
 """The channel searches of one recall, and the stage clock that times them.
 
 ``run_channels`` starts every channel of a request at once (vector, memory and episode fulltext,
-entity) for the query and each sub-query, with the query embedding computed in a worker thread
-alongside the searches and spaCy's entities found first, on the event loop, and collects each
-channel's ranked rows into
-per-memory ``Evidence`` in a fixed order, so ranks, fusion and X-ray paths never depend on which
-search answered first. ``collect`` turns one channel's rows into evidence and a ranking;
-``pool_size`` is the candidate depth every channel fetches (seed 004's 3x overfetch for MMR).
+entity) for the query and each sub-query, with the query embedding's model run in a worker
+thread from the start, overlapping spaCy's entities found on the event loop and then the
+searches, and collects each channel's ranked rows into per-memory ``Evidence`` in a fixed
+order, so ranks, fusion and X-ray paths never depend on which search answered first.
+``collect`` turns one channel's rows into evidence and a ranking; ``pool_size`` is the
+candidate depth every channel fetches (seed 004's 3x overfetch for MMR).
 A profile with a ``hub_boost`` below 1 first reads the namespace's hub names (entities most of
 its memories mention, ``find_hub_names``, memoised for a minute per graph client) alongside the
 embedding, and its text searches weigh those names at that boost. Every search is scoped to
@@ -32,7 +32,7 @@ from kgmem.recall.profiles import get_profile
 from kgmem.records import EntityMention
 
 if TYPE_CHECKING:
-    from kgmem.recall.engine import RecallRequest
+    from kgmem.recall.request import RecallRequest
 
 
 @dataclass
@@ -98,16 +98,18 @@ async def run_channels(
     queries = [req.query, *subs[1:]] if len(subs) > 1 else [req.query]
     k = pool_size(req)
     ns = req.namespace
-    # The embedding runs in a thread (ONNX Runtime releases the GIL) while the searches run on
-    # the server. spaCy does not release the GIL: in a thread it took the GIL at each of the
-    # loop's socket sends and made every statement of the recall wait for it (the loop waits up
-    # to the 5 ms switch interval to get it back), so it runs here, on the loop, before any
+    # The query embedding's model run is handed to a worker thread at once (``submit_query``: a
+    # ``to_thread`` task would start only when the loop next ran, after NER), so ONNX Runtime,
+    # which releases the GIL, runs on the second core while NER runs here; the tokeniser and
+    # the pooling run on the loop, since a worker waits for the GIL at each Python step. spaCy
+    # does not release the GIL: in a thread it took it at each of the loop's socket sends and
+    # made every statement of the recall wait for it, so it runs on the loop, before any
     # statement is sent — a few ms, and the entity search, the longest, starts right after it.
     # The results are still collected in the fixed order below, so ranks, fusion and paths do
     # not depend on who answered first.
     searches: list[tuple[str, str, str, asyncio.Task[list[Row] | None]]] = []
+    embedding = embedder.submit_query(queries)
     async with asyncio.TaskGroup() as tg:
-        embedding = tg.create_task(asyncio.to_thread(embedder.embed_query, queries))
         names = _names(nlp.entities(req.query)) if "entity" in req.channels else None
 
         def add(name: str, kind: str, query_name: str, search: Awaitable[list[Row] | None]) -> None:

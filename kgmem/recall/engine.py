@@ -12,25 +12,21 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
-from kgmem.errors import InvalidInput
 from kgmem.graph import index_search, repository
 from kgmem.graph.client import GraphClient
-from kgmem.ingest.episodes import as_utc
-from kgmem.lifecycle.retention import effective_stability, fsrs_retention
-from kgmem.lifecycle.strength import after_access
 from kgmem.ml.embedder import Embedder
 from kgmem.ml.nlp import Nlp
 from kgmem.recall.candidates import Candidate, Scored
 from kgmem.recall.channels import StageClock, collect, pool_size, run_channels
 from kgmem.recall.diversity import centroid, gate_confidence, hit_confidence, mmr
 from kgmem.recall.feedback import refine
-from kgmem.recall.filters import Evidence, Filters, apply_filters, to_candidate
+from kgmem.recall.filters import Evidence, Filters, apply_filters
 from kgmem.recall.fusion import fuse
 from kgmem.recall.hyde import hyde_variants
+from kgmem.recall.hydration import hydrate
 from kgmem.recall.profiles import get_mode, get_profile
 from kgmem.recall.query import (
     STRATEGIES,
@@ -39,38 +35,14 @@ from kgmem.recall.query import (
     should_expand,
     should_skip,
 )
+from kgmem.recall.request import RecallRequest
 from kgmem.recall.scoring import rank
-from kgmem.recall.turns import common_entity_words, turn_word_rarity, turns_by_relevance
+from kgmem.recall.touch import stability, touch
 from kgmem.recall.xray import ChannelEvidence, Dropped, DropReason, HitExplain, PathStep, Xray
-from kgmem.taxonomy import Category, Tier
-from kgmem.taxonomy.parsing import parse_enum
-from kgmem.validation import check_limit, check_namespace, check_text
 
-MAX_QUERY_CHARS = 2048
-CHANNELS = ("vector", "fulltext", "episode", "entity", "activation")
-ACTIVATIONS = ("spreading", "pagerank")
 ACTIVATION_SEEDS = 10
 ACTIVATION_DECAY = 0.5  # activation halves per hop
 FANOUT_CAP = 50  # entities mentioned by more memories than this do not spread activation
-CO_ACTIVATION_TOP = 5  # Hebbian pairs are formed among the top hits
-
-
-@dataclass(frozen=True)
-class RecallRequest:
-    query: str
-    namespace: str
-    limit: int = 10
-    profile: str = "balanced"
-    mode: str = "full_context"
-    categories: frozenset[str] | None = None
-    tiers: frozenset[str] | None = None
-    min_confidence: float = 0.0
-    as_of: datetime | None = None
-    include_superseded: bool = False
-    dry: bool = False
-    channels: tuple[str, ...] = CHANNELS
-    session_id: str | None = None
-    activation: str = "spreading"  # spreading (Cypher, per query) | pagerank (GDS projection)
 
 
 @dataclass(frozen=True)
@@ -92,53 +64,6 @@ class RecallResult:
     hits: tuple[RecallHit, ...]
     xray: Xray
     skipped: str | None = None
-
-
-def build_request(query: object, namespace: object, **opts: Any) -> RecallRequest:
-    """Validate every option before any I/O (typed errors for bad input)."""
-    text = check_text(query, what="query", limit=MAX_QUERY_CHARS)
-    ns = check_namespace(namespace)
-    limit = check_limit(opts.pop("limit", 10), low=1, high=100)
-    profile = get_profile(opts.pop("profile", None) or "balanced").name
-    mode = get_mode(opts.pop("mode", None) or "full_context").name
-    cats = opts.pop("categories", None)
-    tiers = opts.pop("tiers", None)
-    as_of = opts.pop("as_of", None)
-    min_conf = opts.pop("min_confidence", 0.0)
-    if (
-        isinstance(min_conf, bool)
-        or not isinstance(min_conf, int | float)
-        or not 0 <= min_conf <= 1
-    ):
-        raise InvalidInput(f"min_confidence must be a number in [0, 1], got {min_conf!r}")
-    channels = tuple(opts.pop("channels", None) or CHANNELS)
-    unknown = set(channels) - set(CHANNELS)
-    if unknown or not channels:
-        raise InvalidInput(f"channels must be a non-empty subset of {list(CHANNELS)}")
-    request = RecallRequest(
-        query=text,
-        namespace=ns,
-        limit=limit,
-        profile=profile,
-        mode=mode,
-        categories=frozenset(str(parse_enum(Category, c, "category")) for c in cats)
-        if cats
-        else None,
-        tiers=frozenset(str(parse_enum(Tier, t, "tier")) for t in tiers) if tiers else None,
-        min_confidence=float(min_conf),
-        as_of=as_utc(as_of, "as_of") if as_of is not None else None,
-        include_superseded=bool(opts.pop("include_superseded", False)),
-        dry=bool(opts.pop("dry", False)),
-        channels=channels,
-        session_id=opts.pop("session_id", None),
-    )
-    activation = opts.pop("activation", None) or "spreading"
-    if activation not in ACTIVATIONS:
-        raise InvalidInput(f"activation must be one of {list(ACTIVATIONS)}, got {activation!r}")
-    request = replace(request, activation=activation)
-    if opts:
-        raise InvalidInput(f"unknown recall options: {sorted(opts)}")
-    return request
 
 
 async def recall(
@@ -201,18 +126,17 @@ async def recall(
         run.tick("activation")
     rrf_of = dict(fused)
     ids = [mid for mid, _ in fused[: max(pool_size(req), 3 * req.limit)]]
-    rows = await repository.get_recall_candidates(graph, namespace=req.namespace, ids=ids)
+    pool = await hydrate(
+        graph,
+        query=req.query,
+        namespace=req.namespace,
+        ids=ids,
+        ev=ev,
+        rrf_of=rrf_of,
+        q_entities=q_entities,
+    )
     run.queries.append("get_recall_candidates")
-    cands = [
-        to_candidate(r, ev[r["memory"]["id"]], rrf_of[r["memory"]["id"]], q_entities) for r in rows
-    ]
-    rarity = turn_word_rarity([t for r in rows for t in r.get("turns") or ()])
-    common = common_entity_words([r.get("entities") or () for r in rows])
-    turns = {
-        r["memory"]["id"]: turns_by_relevance(req.query, r.get("turns") or (), rarity, common)
-        for r in rows
-    }
-    recorded = {r["memory"]["id"]: _opt(r["memory"].get("recorded_at")) for r in rows}
+    cands, turns, recorded = pool.cands, pool.turns, pool.recorded
     run.tick("hydrate")
     filters = Filters(
         as_of=req.as_of,
@@ -223,7 +147,7 @@ async def recall(
     )
     kept, dropped = apply_filters(cands, filters, get_mode(req.mode), when, recorded)
     scored = rank(
-        kept, profile, when, stability=_stability, session_id=req.session_id, query_embedding=qvec
+        kept, profile, when, stability=stability, session_id=req.session_id, query_embedding=qvec
     )
     run.tick("score")
     by_id = {c.id: c for c in kept}
@@ -253,7 +177,7 @@ async def recall(
     run.tick("mmr")
     hits, explains = _hits(chosen.selected, score_of, by_id, ev, turns)
     if not req.dry and hits:
-        await _touch(graph, req.namespace, [by_id[h.memory_id] for h in hits], when)
+        await touch(graph, req.namespace, [by_id[h.memory_id] for h in hits], when)
         run.queries.append("touch_memories")
     run.tick("touch")
     xray = Xray(
@@ -271,20 +195,6 @@ async def recall(
 
 def _cos(raw: float | None) -> float | None:
     return None if raw is None else max(0.0, 2.0 * raw - 1.0)  # Neo4j cosine score → cosine
-
-
-def _opt(value: Any) -> datetime | None:
-    return as_utc(value) if value is not None else None
-
-
-def _stability(c: Candidate, now: datetime) -> float:
-    return effective_stability(
-        parse_enum(Category, c.category, "category"),
-        c.access_count,
-        stability_multiplier=c.stability,
-        tier=parse_enum(Tier, c.tier, "tier"),
-        source=c.source,
-    )
 
 
 def _hits(
@@ -342,15 +252,3 @@ def _path(e: Evidence) -> tuple[PathStep, ...]:
         conf = confs[i - 1] if i > 0 and i - 1 < len(confs) else None
         steps.append(PathStep(str(node), "node", str(node), edge, conf))
     return tuple(steps)
-
-
-async def _touch(graph: GraphClient, ns: str, hits: Sequence[Candidate], now: datetime) -> None:
-    touches = []
-    for c in hits:
-        s_days = _stability(c, now)
-        last = c.last_accessed or c.created_at
-        r = fsrs_retention(max(0.0, (now - last).total_seconds() / 86400), s_days)
-        touches.append({"id": c.id, "stability": after_access(c.stability, c.access_count, r)})
-    top = [c.id for c in hits[:CO_ACTIVATION_TOP]]
-    pairs = [[a, b] for i, a in enumerate(top) for b in top[i + 1 :]]
-    await repository.touch_memories(graph, namespace=ns, touches=touches, pairs=pairs, now=now)

@@ -33,7 +33,7 @@ from kgmem.recall.profiles import Profile
 from kgmem.word_lists import word_set
 
 if TYPE_CHECKING:
-    from kgmem.recall.engine import RecallRequest
+    from kgmem.recall.request import RecallRequest
 
 FEEDBACK_DOCS = 10  # top memories of the first pass whose words are read
 FEEDBACK_POOL = 50  # candidates the rarity of a word is measured among

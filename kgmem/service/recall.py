@@ -1,7 +1,7 @@
 """The service's read path: recall memories for a query, and the X-ray of a recall.
 
 Contract. ``recall`` builds a request from the query and options (see
-:func:`kgmem.recall.engine.build_request`) and runs the recall engine; ``explain`` returns the
+:func:`kgmem.recall.request.build_request`) and runs the recall engine; ``explain`` returns the
 X-ray of a recall and is dry unless told otherwise, so explaining does not count as an access.
 """
 
@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kgmem.recall.engine import RecallResult, build_request, recall
+from kgmem.recall.engine import RecallResult, recall
+from kgmem.recall.request import build_request
 from kgmem.recall.xray import Xray
 from kgmem.service.core import ServiceCore
 

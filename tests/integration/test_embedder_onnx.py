@@ -3,8 +3,11 @@ rebuilt when damaged. Real models throughout (the export runs torch.onnx on the 
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -99,3 +102,49 @@ def test_a_damaged_cache_file_is_rebuilt(
     assert float(diff.max()) < 1e-6
     assert exports == [1]
     assert onnx_model._read(damaged) is not None  # the damaged file was replaced by a good one
+
+
+def test_submit_query_gives_the_vectors_of_embed(onnx: Embedder, cache: Path) -> None:
+    """From an event loop only the model run goes to a thread; the vectors are ``embed``'s
+    exactly, before the model is loaded (whole call in the worker), after (split), and cached."""
+    texts = _texts()
+    batches = [texts[:1], [texts[0], texts[1], texts[0]], texts[:40], ["", "ok", ""]]
+    fresh = Embedder(Settings(model_cache_dir=cache, embed_batch_size=16))
+
+    async def submit(e: Embedder, batch: list[str]) -> list[list[float]]:
+        return await e.submit_query(batch)
+
+    assert not fresh.loaded
+    for batch in batches:
+        expected = onnx.embed(batch)
+        assert asyncio.run(submit(fresh, batch)) == expected  # first: loads in the worker
+        fresh.forget_queries()
+        assert fresh.loaded
+        assert asyncio.run(submit(fresh, batch)) == expected  # split: run in the worker
+        assert asyncio.run(submit(fresh, batch)) == expected  # the query cache
+        assert fresh.embed_query(batch) == expected
+
+
+def test_submit_query_starts_the_model_run_before_the_loop_runs_again(
+    onnx: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Recall submits the embedding, then runs NER on the loop without yielding: the model run
+    must already be under way in the worker (a ``to_thread`` task would start only after)."""
+    onnx.embed(["load the model"])
+    model = onnx._model
+    started = threading.Event()
+    infer = model.infer
+
+    def spy(batches: Any) -> Any:
+        started.set()
+        return infer(batches)
+
+    monkeypatch.setattr(model, "infer", spy)
+
+    async def blocked() -> bool:
+        pending = onnx.submit_query(["a question nobody asked before"])
+        ran = started.wait(timeout=30)  # blocks the loop, as NER does
+        await pending
+        return ran
+
+    assert asyncio.run(blocked())

@@ -19,7 +19,7 @@ from kgmem.graph import api_repository, index_search, repository
 from kgmem.ingest.normalize import normalize_name
 from kgmem.ml.nlp import mentions_of
 from kgmem.recall import channels as searches
-from kgmem.recall import engine
+from kgmem.recall import engine, request
 from kgmem.recall.filters import Evidence, to_candidate
 from kgmem.recall.lucene import QUESTION_WORDS, hub_words, to_lucene
 from kgmem.recall.profiles import get_profile
@@ -61,7 +61,7 @@ def store(km: Kgmem, arun: Any, namespace: str) -> str:
 
 
 async def _sequential_channels(
-    km: Kgmem, req: engine.RecallRequest, subs: list[str]
+    km: Kgmem, req: request.RecallRequest, subs: list[str]
 ) -> tuple[dict[str, Evidence], list[list[str]], list[float], frozenset[str]]:
     """The channel stage as it was: embed, full-pipeline NER, then each search in turn."""
     queries = [req.query, *subs[1:]] if len(subs) > 1 else [req.query]
@@ -108,11 +108,11 @@ async def _sequential_channels(
 
 
 @pytest.mark.parametrize("query", QUERIES)
-@pytest.mark.parametrize("channels", [engine.CHANNELS, ("vector", "fulltext")])
+@pytest.mark.parametrize("channels", [request.CHANNELS, ("vector", "fulltext")])
 def test_concurrent_channels_equal_the_sequential_ones(
     km: Kgmem, arun: Any, store: str, query: str, channels: tuple[str, ...]
 ) -> None:
-    req = engine.build_request(query, store, channels=channels)
+    req = request.build_request(query, store, channels=channels)
     subs = decompose(query)
     expected = arun(_sequential_channels(km, req, subs))
     for _ in range(2):  # the second run serves the embedding from the query cache
@@ -151,7 +151,7 @@ def test_concurrent_recalls_equal_sequential_ones(km: Kgmem, arun: Any, store: s
     now = T0 + timedelta(days=3)  # one clock for all: recency must not differ between runs
 
     def one(query: str) -> Any:
-        req = engine.build_request(query, store, dry=True)
+        req = request.build_request(query, store, dry=True)
         return engine.recall(km.graph, km.embedder, km.nlp, req, now=now)
 
     async def many() -> list[Any]:

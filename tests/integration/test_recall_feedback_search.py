@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from kgmem.graph import repository
-from kgmem.recall import engine
+from kgmem.recall import request
 from kgmem.recall.channels import StageClock, run_channels
 from kgmem.recall.feedback import refine
 from kgmem.recall.profiles import get_profile
@@ -31,7 +31,7 @@ def test_feedback_search_replaces_the_text_lists_with_the_expanded_query(
     arun(km.remember(FACTS[1], namespace=other, now=T0))
     rows = arun(repository.find_memories(km.graph, namespace=namespace, statuses=None, limit=10))
     chews = next(r["id"] for r in rows if "slippers" in r["content"])
-    req = engine.build_request(
+    req = request.build_request(
         "Which dog did Priya adopt from the rescue?", namespace, profile="precise"
     )
     ev, rankings, _, _ = arun(

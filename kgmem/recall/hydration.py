@@ -1,0 +1,57 @@
+"""Candidate hydration: the fused pool's ids read back as scoring candidates, with their turns.
+
+``hydrate`` reads every field scoring and the filters need for the candidate ids of one
+namespace (``get_recall_candidates``, one statement), turns each row and its channel evidence
+into a ``Candidate`` in the order the rows came, orders each memory's source turns by relevance
+to the query (word rarity and shared entity words are counted over the whole candidate set), and
+keeps each memory's ``recorded_at`` for the bi-temporal filter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from kgmem.graph import repository
+from kgmem.graph.client import GraphClient
+from kgmem.ingest.episodes import as_utc
+from kgmem.recall.candidates import Candidate
+from kgmem.recall.filters import Evidence, to_candidate
+from kgmem.recall.turns import common_entity_words, turn_word_rarity, turns_by_relevance
+
+
+@dataclass(frozen=True)
+class Hydrated:
+    cands: list[Candidate]
+    turns: dict[str, tuple[str, ...]]
+    recorded: dict[str, datetime | None]
+
+
+async def hydrate(
+    graph: GraphClient,
+    *,
+    query: str,
+    namespace: str,
+    ids: Sequence[str],
+    ev: Mapping[str, Evidence],
+    rrf_of: Mapping[str, float],
+    q_entities: frozenset[str],
+) -> Hydrated:
+    rows = await repository.get_recall_candidates(graph, namespace=namespace, ids=list(ids))
+    cands = [
+        to_candidate(r, ev[r["memory"]["id"]], rrf_of[r["memory"]["id"]], q_entities) for r in rows
+    ]
+    rarity = turn_word_rarity([t for r in rows for t in r.get("turns") or ()])
+    common = common_entity_words([r.get("entities") or () for r in rows])
+    turns = {
+        r["memory"]["id"]: turns_by_relevance(query, r.get("turns") or (), rarity, common)
+        for r in rows
+    }
+    recorded = {r["memory"]["id"]: _opt(r["memory"].get("recorded_at")) for r in rows}
+    return Hydrated(cands, turns, recorded)
+
+
+def _opt(value: Any) -> datetime | None:
+    return as_utc(value) if value is not None else None
