@@ -1,9 +1,12 @@
 // Recreate exported relationships between existing nodes: each distinct (type, ends, properties) gets its copies.
-// params: $edges
+// params: $edges, $namespaces
 // Endpoints are found by (label, id) through literal branches (index seeks); the relationship type
 // was checked against taxonomy's closed vocabulary before it got here. Only the missing copies are
 // created, so importing the same file twice changes nothing. A row whose endpoint is missing
-// returns nothing, and the caller rolls the batch back.
+// returns nothing, and the caller rolls the batch back. Both ends must lie in one namespace the
+// file holds ($namespaces): an edge into another namespace (a memory made to mention a stranger's
+// entity, which the entity channel then follows) or among another namespace's nodes creates
+// nothing, and the row's namespaces tell the caller which line to refuse.
 UNWIND $edges AS row
 CALL (row) {
   WITH row WHERE row.start_label = 'Memory'
@@ -95,13 +98,14 @@ CALL (row) {
   MATCH (b:NamespaceState {id: row.end_id})
   RETURN b
 }
+WITH row, a, b, a.namespace = b.namespace AND a.namespace IN $namespaces AS scoped
 OPTIONAL MATCH (a)-[r]->(b)
-WHERE type(r) = row.type AND properties(r) = row.props
-WITH row, a, b, count(r) AS have
-CALL (row, a, b, have) {
-  UNWIND range(1, row.copies - have) AS copy
+WHERE scoped AND type(r) = row.type AND properties(r) = row.props
+WITH row, a, b, scoped, count(r) AS have
+CALL (row, a, b, have, scoped) {
+  UNWIND CASE WHEN scoped THEN range(1, row.copies - have) ELSE [] END AS copy
   CREATE (a)-[x:$(row.type)]->(b)
   SET x = row.props
   RETURN count(x) AS created
 }
-RETURN row.line AS line, created
+RETURN row.line AS line, created, a.namespace AS start_namespace, b.namespace AS end_namespace

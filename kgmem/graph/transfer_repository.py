@@ -42,8 +42,14 @@ async def import_nodes(
 
 
 async def import_edges(
-    graph: GraphClient, *, edges: list[dict[str, Any]], check: RowsCheck | None = None
+    graph: GraphClient,
+    *,
+    edges: list[dict[str, Any]],
+    namespaces: list[str],
+    check: RowsCheck | None = None,
 ) -> list[Row]:
-    """Create one batch of relationships' missing copies; ``check`` raising rolls it back."""
-    (rows,) = await graph.write_batch([Step("import_edges", {"edges": edges}, check)])
+    """Create one batch of relationships' missing copies, each between two nodes of one of
+    ``namespaces``; ``check`` raising rolls it back."""
+    step = Step("import_edges", {"edges": edges, "namespaces": namespaces}, check)
+    (rows,) = await graph.write_batch([step])
     return rows

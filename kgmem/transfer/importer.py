@@ -6,7 +6,8 @@ Contract. :func:`import_graph` reads the file twice. The validation pass
 ``batch_size`` records, each in one transaction: nodes are MERGEd on label + id with their
 properties replaced, relationships get only their missing copies — so importing twice changes
 nothing. A batch that cannot land whole (an id that belongs to another namespace, a relationship
-whose endpoint does not exist) rolls back and raises naming the line. Cached GDS projections of
+whose endpoint does not exist, a relationship that would join two namespaces or reach into a
+namespace the file does not hold) rolls back and raises naming the line. Cached GDS projections of
 the imported namespaces are dropped afterwards.
 """
 
@@ -127,8 +128,17 @@ async def _write_nodes(graph: GraphClient, path: Path, batch: list[NodeRecord]) 
 
 async def _write_edges(graph: GraphClient, path: Path, batch: list[EdgeRecord], scan: Scan) -> int:
     def check(rows: list[Row]) -> None:
-        landed = {row["line"] for row in rows}
+        landed = {row["line"]: row for row in rows}
         for rec in batch:
+            row = landed.get(rec.line)
+            if row is not None and not _scoped(row, scan.namespaces):
+                raise InvalidInput(
+                    f"{path}:{rec.line}: {rec.type} from {rec.start.label} {rec.start.id!r} "
+                    f"(namespace {row['start_namespace']!r}) to {rec.end.label} "
+                    f"{rec.end.id!r} (namespace {row['end_namespace']!r}): a relationship may "
+                    f"only join two nodes of one namespace the file holds "
+                    f"({sorted(scan.namespaces)}); {_span(batch)}"
+                )
             if rec.line not in landed:
                 raise InvalidInput(
                     f"{path}:{rec.line}: {rec.type} from {rec.start.label} {rec.start.id!r} to "
@@ -151,9 +161,15 @@ async def _write_edges(graph: GraphClient, path: Path, batch: list[EdgeRecord], 
             }
             for r in batch
         ],
+        namespaces=sorted(scan.namespaces),
         check=check,
     )
     return sum(int(row["created"]) for row in rows)
+
+
+def _scoped(row: Row, namespaces: set[str]) -> bool:
+    start, end = row["start_namespace"], row["end_namespace"]
+    return start == end and start in namespaces
 
 
 async def _forget_projections(graph: GraphClient, namespaces: set[str]) -> None:

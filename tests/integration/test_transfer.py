@@ -409,3 +409,56 @@ def test_export_refuses_a_bad_namespace_and_an_unwritable_path(
         arun(km.export_graph(tmp_path / "x.jsonl", namespace="no spaces"))
     with pytest.raises(InvalidInput, match="cannot write"):
         arun(km.export_graph(tmp_path / "missing-dir" / "x.jsonl", namespace="default"))
+
+
+def test_an_edge_may_not_join_another_namespace(
+    km: Kgmem, arun: Any, namespace: str, tmp_path: Path
+) -> None:
+    """An import writes only inside the namespaces its file holds: an edge from the file's memory
+    to an entity of another namespace (which recall's entity channel would then follow), or an
+    edge between two nodes of a namespace the file does not hold, is refused naming the line, and
+    nothing of its batch lands."""
+    victim = f"{namespace}-v"
+    try:
+        arun(km.remember("Ann plays the cello in Lisbon.", namespace=victim))
+        arun(km.export_graph(tmp_path / "victim.jsonl", namespace=victim))
+        records = [json.loads(x) for x in (tmp_path / "victim.jsonl").read_text().splitlines()]
+        nodes = [r for r in records if r.get("kind") == "node"]
+        entity = next(r["props"]["id"] for r in nodes if r["label"] == "Entity")
+        memory = next(r["props"]["id"] for r in nodes if r["label"] == "Memory")
+        before = arun(km.stats(namespace=victim))
+        node = _scoped(NODE, namespace)
+        mine = json.loads(node)["props"]["id"]
+        into_victim = json.dumps(
+            {
+                "kind": "edge",
+                "type": "MENTIONS",
+                "start": {"label": "Memory", "id": mine},
+                "end": {"label": "Entity", "id": entity},
+                "props": {"confidence": 0.9},
+            }
+        )
+        path = _file(tmp_path, node, into_victim, end=(1, 1))
+        with pytest.raises(
+            InvalidInput, match=rf":3: MENTIONS from Memory .*\(namespace '{victim}'\)"
+        ):
+            arun(km.import_graph(path))
+        within_victim = json.dumps(
+            {
+                "kind": "edge",
+                "type": "MENTIONS",
+                "start": {"label": "Memory", "id": memory},
+                "end": {"label": "Entity", "id": entity},
+                "props": {"confidence": 0.1},
+            }
+        )
+        path = _file(tmp_path, node, within_victim, end=(1, 1))
+        with pytest.raises(
+            InvalidInput,
+            match=rf":3: MENTIONS .*\(namespace '{victim}'\): a relationship may only join",
+        ):
+            arun(km.import_graph(path))
+        assert arun(km.stats(namespace=victim)) == before
+        assert not arun(km.stats(namespace=namespace))["relationships"]
+    finally:
+        arun(km.wipe_namespace(victim))
