@@ -429,35 +429,23 @@ def test_an_edge_may_not_join_another_namespace(
         before = arun(km.stats(namespace=victim))
         node = _scoped(NODE, namespace)
         mine = json.loads(node)["props"]["id"]
-        into_victim = json.dumps(
-            {
-                "kind": "edge",
-                "type": "MENTIONS",
-                "start": {"label": "Memory", "id": mine},
-                "end": {"label": "Entity", "id": entity},
-                "props": {"confidence": 0.9},
-            }
-        )
-        path = _file(tmp_path, node, into_victim, end=(1, 1))
-        with pytest.raises(
-            InvalidInput, match=rf":3: MENTIONS from Memory .*\(namespace '{victim}'\)"
-        ):
-            arun(km.import_graph(path))
-        within_victim = json.dumps(
-            {
-                "kind": "edge",
-                "type": "MENTIONS",
-                "start": {"label": "Memory", "id": memory},
-                "end": {"label": "Entity", "id": entity},
-                "props": {"confidence": 0.1},
-            }
-        )
-        path = _file(tmp_path, node, within_victim, end=(1, 1))
-        with pytest.raises(
-            InvalidInput,
-            match=rf":3: MENTIONS .*\(namespace '{victim}'\): a relationship may only join",
-        ):
-            arun(km.import_graph(path))
+        for start in (mine, memory):  # into the victim's namespace; among its own nodes
+            edge = json.dumps(
+                {
+                    "kind": "edge",
+                    "type": "MENTIONS",
+                    "start": {"label": "Memory", "id": start},
+                    "end": {"label": "Entity", "id": entity},
+                    "props": {"confidence": 0.9},
+                }
+            )
+            path = _file(tmp_path, node, edge, end=(1, 1))
+            with pytest.raises(
+                InvalidInput,
+                match=rf":3: MENTIONS from Memory .*\(namespace '{victim}'\): a relationship "
+                "may only join two nodes of one namespace the file holds",
+            ):
+                arun(km.import_graph(path))
         assert arun(km.stats(namespace=victim)) == before
         assert not arun(km.stats(namespace=namespace))["relationships"]
     finally:
