@@ -1,6 +1,8 @@
 """Recall latency at scale: p50/p95 with the query embedding included and the LLM off.
 
-Builds stores of the given sizes from real LoCoMo text (``benchmarks.synth``), warms up, then
+Builds stores of the given sizes from real LoCoMo text (``benchmarks.synth``), warms up (once,
+``--jvm-warmup`` recalls before the first row, since the JVM compiles its hot paths over the first
+few hundred statements and a cold first row measured that; then 10 recalls before each row), then
 times ``Kgmem.recall`` (dry, so the store does not change between queries) for LoCoMo questions,
 per variant (default channels, vector + fulltext, optionally the GDS PageRank activation, and
 with ``--touch`` a last, non-dry run that pays for the touch write). Beside
@@ -216,6 +218,7 @@ async def main(args: argparse.Namespace) -> None:
         if (args.pagerank or "PageRank" not in k) and (args.touch or "touching" not in k)
     }
     rows = []
+    jvm_warm = asked[-args.jvm_warmup :] if args.jvm_warmup > 0 else []
     async with stack(args.uri, args.home) as km:
         # the JVM's CPU is readable only when this process launched it (its pid in the home)
         server_cpu_s = server_cpu_reader(km) if args.uri is None else None
@@ -228,6 +231,9 @@ async def main(args: argparse.Namespace) -> None:
                 build_s = round(await build_store(km, ns, size, texts), 1)
                 print(f"built {size} memories in {build_s:.0f}s", flush=True)
             for name, opts in variants.items():
+                for q in jvm_warm:  # once, before the first row (questions not timed)
+                    await km.recall(q, namespace=ns, dry=True)
+                jvm_warm = []
                 res = await measure(km, ns, questions, warm, opts, server_cpu_s)
                 rows.append({"memories": size, "variant": name, **res, "build_s": build_s})
                 print(f"  {size} {name}: {res}", flush=True)
@@ -247,4 +253,10 @@ if __name__ == "__main__":
     parser.add_argument("--pagerank", action="store_true", help="also time GDS PageRank")
     parser.add_argument("--touch", action="store_true", help="also time non-dry recalls (writes)")
     parser.add_argument("--name", default="recall-latency", help="result file name")
+    parser.add_argument(
+        "--jvm-warmup",
+        type=int,
+        default=200,
+        help="untimed recalls before the first row (the JVM compiles its hot paths; default 200)",
+    )
     asyncio.run(main(parser.parse_args()))
