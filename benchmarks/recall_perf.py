@@ -4,8 +4,10 @@ Builds stores of the given sizes from real LoCoMo text (``benchmarks.synth``), w
 ``--jvm-warmup`` recalls before the first row, since the JVM compiles its hot paths over the first
 few hundred statements and a cold first row measured that; then 10 recalls before each row), then
 times ``Kgmem.recall`` (dry, so the store does not change between queries) for LoCoMo questions,
-per variant (default channels, vector + fulltext, optionally the GDS PageRank activation, and
-with ``--touch`` a last, non-dry run that pays for the touch write). Beside
+per variant (the default: each question's intent picks its channels, seed 004's router; every
+channel forced on; vector + fulltext; the ``precise`` profile the LoCoMo quality figures use;
+optionally the GDS PageRank activation, and with ``--touch`` a last, non-dry run that pays for
+the touch write). Beside
 p50/p95 it reports the median of each X-ray stage, the Neo4j server time (the driver's
 ``result_available_after + result_consumed_after``, summed over a recall's statements, so
 concurrent statements add up) and the load average before and after each variant.
@@ -50,15 +52,18 @@ from benchmarks.server_cpu import server_cpu_reader
 from benchmarks.synth import build_store
 from kgmem.formats import read_locomo
 from kgmem.graph import repository
+from kgmem.recall.request import CHANNELS
 from kgmem.service import Kgmem
 from kgmem.settings import Settings
 
 VARIANTS: dict[str, dict[str, Any]] = {
-    "all channels (default)": {},
+    "default (channels by intent)": {},
+    "all channels": {"channels": CHANNELS},
     "vector+fulltext": {"channels": ("vector", "fulltext")},
-    "all (GDS PageRank)": {"activation": "pagerank"},
+    "default, profile precise": {"profile": "precise"},
+    "all (GDS PageRank)": {"channels": CHANNELS, "activation": "pagerank"},
     # last: it writes (access counts, co-activation), so it runs after the read-only variants
-    "all channels, touching (not dry)": {"dry": False},
+    "default, touching (not dry)": {"dry": False},
 }
 
 

@@ -131,6 +131,9 @@ class XrayReport:
     dropped: list[DroppedCandidate]
     timings: list[StageTiming]
     queries_run: list[str]
+    channels: list[str] = strawberry.field(
+        description="The searches run: the request's channels, or its intent's (seed 004)."
+    )
     raw: JSON = strawberry.field(description="The whole X-ray as one JSON object.")
 
     @classmethod
@@ -144,6 +147,7 @@ class XrayReport:
             dropped=[DroppedCandidate.of(d) for d in x.dropped],
             timings=[StageTiming(stage=k, ms=float(v)) for k, v in x.timings.items()],
             queries_run=list(x.queries_run),
+            channels=list(x.channels),
             raw=JSON(x.to_dict()),
         )
 

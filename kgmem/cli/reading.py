@@ -68,6 +68,8 @@ def print_xray(xray: Xray) -> None:
     """The X-ray for people: understanding, each hit's factor contributions, drops, timings."""
     out.rule("[bold]X-ray")
     out.print(f"query: {escape(xray.query)}   intent: [bold]{xray.intent}[/]")
+    if xray.channels:
+        out.print(f"channels searched: {', '.join(xray.channels)}")
     if len(xray.sub_queries) > 1:
         out.print("sub-queries: " + " | ".join(escape(q) for q in xray.sub_queries))
     if xray.hyde:

@@ -1,7 +1,8 @@
 """The recall orchestrator: query understanding, channels, fusion, scoring, filters, MMR, touch.
 
 Every stage but the I/O is a pure function from ``kgmem/recall`` (query, fusion, filters,
-scoring, diversity, turns, xray); this module only sequences them around the channel searches
+scoring, diversity, turns, xray); a request that names no channels searches its intent's (seed
+004's router); this module only sequences them around the channel searches
 (``channels.py``), the activation and hydration queries and the touch write, and times each
 stage. Every query is scoped to the request's namespace, so no other namespace's memory reaches
 a hit or the X-ray. A ``dry`` recall reads only; otherwise the hits are touched (access count,
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from kgmem.graph import index_search, repository
@@ -77,10 +78,12 @@ async def recall(
     when = now or datetime.now(UTC)
     skip = should_skip(req.query)
     if skip is not None:  # seed 004's pre-retrieval gate: no embedding, no query
-        xray = Xray(req.query, "skipped", (), (), (), (), run.timings, ())
+        xray = Xray(req.query, "skipped", (), (), (), (), run.timings, (), ())
         return RecallResult((), xray, skip)
     intent = classify_intent(req.query)
     strategy = STRATEGIES[intent]
+    if not req.channels:  # seed 004's router: the intent's primary method names the searches
+        req = replace(req, channels=strategy.channels)
     profile = get_profile(req.profile).tuned(
         utility_boost=strategy.utility_boost,
         vector_weight=strategy.vector_weight,
@@ -189,6 +192,7 @@ async def recall(
         tuple(dropped),
         dict(run.timings),
         tuple(run.queries),
+        req.channels,
     )
     return RecallResult(tuple(hits), xray)
 

@@ -4,7 +4,8 @@ Contract: pure functions over the query text, no I/O, no model, no clock. ``shou
 004's pre-retrieval gate and returns why a message needs no memory lookup (``"empty"``,
 ``"greeting"``, ``"acknowledgement"``, ``"slash_command"``, ``"single_word_ack"``) or None.
 ``classify_intent`` is seed 004's keyword-heuristic router (EN, plus the seed's TR cues) and
-:data:`STRATEGIES` is seed 004's strategy table as data. ``decompose`` splits a compound query into
+:data:`STRATEGIES` is seed 004's strategy table as data, each row naming the channels its primary
+method searches (``HYBRID`` or ``GRAPH``). ``decompose`` splits a compound query into
 2-4 sub-queries (or returns ``[query]``); HyDE expansion lives in ``hyde.py``. ``should_expand`` is
 seed 002's auto-expansion rule and ``recall_namespaces`` its "namespace plus default" scope.
 """
@@ -129,6 +130,17 @@ def classify_intent(query: str) -> Intent:
     return Intent.GENERAL
 
 
+# Seed 004's primary methods as channel sets. "Hybrid" is the vector and BM25 searches (over the
+# memories and over the turns they came from); the graph methods add the entity channel and graph
+# activation. Only the graph intents (causal, entity profile) run those two: on LoCoMo's full dev
+# split (profile precise) this routing gives R@10 0.695 and multi-hop 0.495 against 0.687 / 0.479
+# with all five channels for every question (a conversation's speakers are hubs whose thousands of
+# mentions tie, so the entity list is mostly an id tie-break), and they were a third of a
+# recall's CPU (benchmarks/RESULTS.md, session 10).
+HYBRID = ("vector", "fulltext", "episode")
+GRAPH = (*HYBRID, "entity", "activation")
+
+
 @dataclass(frozen=True)
 class Strategy:
     """One row of seed 004's retrieval strategy router.
@@ -137,7 +149,8 @@ class Strategy:
     ``0.6 semantic + 0.2 utility + 0.2 importance``; see ``profiles.Profile.tuned``). ``sort`` is
     ``relevance``, ``valid_from_desc`` or ``utility_desc``; ``categories`` None means no filter;
     ``graph_hops`` is how far the entity/memory graph channel walks; ``relations`` the memory
-    edges it follows (empty = every type).
+    edges it follows (empty = every type). ``channels`` are the searches its primary method runs
+    when a request names none.
     """
 
     intent: Intent
@@ -151,15 +164,26 @@ class Strategy:
     categories: frozenset[Category] | None = None
     graph_hops: int = 1
     relations: frozenset[MemoryRelation] = frozenset()
+    channels: tuple[str, ...] = HYBRID
 
 
 # Seed 004's two router tables, merged. One hop is the entity channel's default walk; seed 004
 # gives causal queries two hops over causes/elaborates. "Balanced defaults" for general keep the
 # first table's utility boost of 0.2.
 STRATEGIES: dict[Intent, Strategy] = {
-    Intent.FACTUAL: Strategy(Intent.FACTUAL, "hybrid", 0.6, 0.4, 10, 0.2, "relevance"),
+    Intent.FACTUAL: Strategy(
+        Intent.FACTUAL, "hybrid", 0.6, 0.4, 10, 0.2, "relevance", channels=HYBRID
+    ),
     Intent.TEMPORAL: Strategy(
-        Intent.TEMPORAL, "hybrid", 0.4, 0.6, 15, 0.0, "valid_from_desc", include_superseded=True
+        Intent.TEMPORAL,
+        "hybrid",
+        0.4,
+        0.6,
+        15,
+        0.0,
+        "valid_from_desc",
+        include_superseded=True,
+        channels=HYBRID,
     ),
     Intent.CAUSAL: Strategy(
         Intent.CAUSAL,
@@ -171,9 +195,10 @@ STRATEGIES: dict[Intent, Strategy] = {
         "relevance",
         graph_hops=2,
         relations=frozenset({MemoryRelation.CAUSES, MemoryRelation.ELABORATES}),
+        channels=GRAPH,
     ),
     Intent.ENTITY_PROFILE: Strategy(
-        Intent.ENTITY_PROFILE, "entity_hub", 0.5, 0.5, 15, 0.3, "utility_desc"
+        Intent.ENTITY_PROFILE, "entity_hub", 0.5, 0.5, 15, 0.3, "utility_desc", channels=GRAPH
     ),
     Intent.PREFERENCE: Strategy(
         Intent.PREFERENCE,
@@ -184,8 +209,11 @@ STRATEGIES: dict[Intent, Strategy] = {
         0.0,
         "utility_desc",
         categories=frozenset({Category.PREFERENCE, Category.CORRECTION}),
+        channels=HYBRID,
     ),
-    Intent.GENERAL: Strategy(Intent.GENERAL, "hybrid", 0.5, 0.5, 10, 0.2, "relevance"),
+    Intent.GENERAL: Strategy(
+        Intent.GENERAL, "hybrid", 0.5, 0.5, 10, 0.2, "relevance", channels=HYBRID
+    ),
 }
 
 

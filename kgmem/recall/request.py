@@ -3,7 +3,9 @@
 ``build_request`` turns a caller's query, namespace and options into a ``RecallRequest`` or raises
 ``InvalidInput`` naming the bad option (limit, profile, mode, categories, tiers, confidence floor,
 ``as_of``, channels, activation, unknown options); the engine then trusts every field. ``CHANNELS``
-are the searches a request may name, ``ACTIVATIONS`` the ways activation may spread.
+are the searches a request may name, ``ACTIVATIONS`` the ways activation may spread. A request
+that names no channels has ``channels == ()``: the engine searches its intent's channels (seed
+004's router, ``query.STRATEGIES``).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ class RecallRequest:
     as_of: datetime | None = None
     include_superseded: bool = False
     dry: bool = False
-    channels: tuple[str, ...] = CHANNELS
+    channels: tuple[str, ...] = ()  # () = the intent's channels, resolved by the engine
     session_id: str | None = None
     activation: str = "spreading"  # spreading (Cypher, per query) | pagerank (GDS projection)
 
@@ -59,9 +61,12 @@ def build_request(query: object, namespace: object, **opts: Any) -> RecallReques
         or not 0 <= min_conf <= 1
     ):
         raise InvalidInput(f"min_confidence must be a number in [0, 1], got {min_conf!r}")
-    channels = tuple(opts.pop("channels", None) or CHANNELS)
-    unknown = set(channels) - set(CHANNELS)
-    if unknown or not channels:
+    channels = opts.pop("channels", None)
+    if channels is None:
+        channels = ()
+    elif not isinstance(channels, list | tuple) or not all(isinstance(c, str) for c in channels):
+        raise InvalidInput(f"channels must be a list of names from {list(CHANNELS)}")
+    elif not channels or set(channels) - set(CHANNELS):
         raise InvalidInput(f"channels must be a non-empty subset of {list(CHANNELS)}")
     request = RecallRequest(
         query=text,
@@ -77,7 +82,7 @@ def build_request(query: object, namespace: object, **opts: Any) -> RecallReques
         as_of=as_utc(as_of, "as_of") if as_of is not None else None,
         include_superseded=bool(opts.pop("include_superseded", False)),
         dry=bool(opts.pop("dry", False)),
-        channels=channels,
+        channels=tuple(dict.fromkeys(channels)),
         session_id=opts.pop("session_id", None),
     )
     activation = opts.pop("activation", None) or "spreading"

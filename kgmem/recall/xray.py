@@ -109,6 +109,7 @@ class Xray:
     dropped: tuple[Dropped, ...] = ()
     timings: Mapping[str, float] = field(default_factory=dict)
     queries_run: tuple[str, ...] = ()
+    channels: tuple[str, ...] = ()  # the searches run: the request's, or its intent's
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict: nested records as dicts, datetimes as ISO 8601, enums as values."""

@@ -100,4 +100,5 @@ def xray_of(raw: Mapping[str, Any]) -> Xray:
         dropped=dropped,
         timings={k: float(v) for k, v in (raw.get("timings") or {}).items()},
         queries_run=tuple(raw.get("queries_run", ())),
+        channels=tuple(raw.get("channels", ())),
     )

@@ -110,6 +110,33 @@ def test_pagerank_surfaces_a_memory_reachable_only_through_an_entity(
     arun(repository.drop_graph(km.graph, name=name))
 
 
+def test_the_intent_picks_the_channels_a_request_leaves_open(
+    km: Kgmem, arun: Any, namespace: str
+) -> None:
+    turns = [
+        Turn("Oskar Lindqvist plays the cello in a quartet.", speaker="Eva", at=T0),
+        Turn("Oskar Lindqvist grew up in Uppsala.", speaker="Eva", at=T0 + timedelta(minutes=1)),
+    ]
+    arun(km.observe(turns, namespace=namespace, flush=True))
+    factual = arun(km.recall("Which instrument does Oskar play?", namespace=namespace, dry=True))
+    assert factual.xray.intent == "factual"
+    assert factual.xray.channels == ("vector", "fulltext", "episode")
+    assert "search_entity_memories" not in factual.xray.queries_run
+    assert "search_memory_activation" not in factual.xray.queries_run
+    found = {c.channel for h in factual.hits for c in h.channels}
+    assert found <= {"vector", "fulltext", "episode"}
+    profile = arun(km.recall("Who is Oskar Lindqvist?", namespace=namespace, dry=True))
+    assert profile.xray.intent == "entity_profile"
+    assert profile.xray.channels == ("vector", "fulltext", "episode", "entity", "activation")
+    assert "search_entity_memories" in profile.xray.queries_run
+    assert any(c.channel == "entity" for h in profile.hits for c in h.channels)
+    named = arun(
+        km.recall("Who is Oskar Lindqvist?", namespace=namespace, dry=True, channels=["vector"])
+    )
+    assert named.xray.channels == ("vector",)  # a request's own channels win over the router
+    assert {c.channel for h in named.hits for c in h.channels} == {"vector"}
+
+
 def test_spreading_activation_explains_its_path(km: Kgmem, arun: Any, namespace: str) -> None:
     turns = [
         Turn("Oskar Lindqvist plays the cello in a quartet.", speaker="Eva", at=T0),

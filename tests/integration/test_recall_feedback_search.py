@@ -32,7 +32,10 @@ def test_feedback_search_replaces_the_text_lists_with_the_expanded_query(
     rows = arun(repository.find_memories(km.graph, namespace=namespace, statuses=None, limit=10))
     chews = next(r["id"] for r in rows if "slippers" in r["content"])
     req = request.build_request(
-        "Which dog did Priya adopt from the rescue?", namespace, profile="precise"
+        "Which dog did Priya adopt from the rescue?",
+        namespace,
+        profile="precise",
+        channels=["vector", "fulltext", "episode"],  # the factual intent's (the engine routes)
     )
     ev, rankings, _, _ = arun(
         run_channels(km.graph, km.embedder, km.nlp, req, [req.query], StageClock())

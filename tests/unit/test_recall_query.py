@@ -7,9 +7,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kgmem.errors import InvalidInput
 from kgmem.recall.hyde import HydeIntent, classify_hyde_intent, hyde_variants
 from kgmem.recall.query import (
     AUTO_EXPAND_THRESHOLD,
+    GRAPH,
+    HYBRID,
     MAX_SUB_QUERIES,
     STRATEGIES,
     Intent,
@@ -19,6 +22,7 @@ from kgmem.recall.query import (
     should_expand,
     should_skip,
 )
+from kgmem.recall.request import CHANNELS, build_request
 from kgmem.taxonomy import Category, MemoryRelation
 
 # --- pre-retrieval gate ------------------------------------------------------------------------
@@ -116,6 +120,30 @@ def test_strategy_table_is_seed_004s() -> None:
     )
     others = [s for i, s in STRATEGIES.items() if i is not Intent.TEMPORAL]
     assert not any(s.include_superseded for s in others)
+
+
+def test_each_intent_searches_its_primary_methods_channels() -> None:
+    # hybrid = vector + BM25 over memories and turns; the graph intents add entity + activation
+    for intent, strategy in STRATEGIES.items():
+        assert set(strategy.channels) <= set(CHANNELS), intent
+        if strategy.primary in {"hybrid", "hybrid_filter"}:
+            assert strategy.channels == HYBRID == ("vector", "fulltext", "episode"), intent
+        else:
+            assert strategy.channels == GRAPH, intent
+    assert set(GRAPH) == set(CHANNELS)
+    assert {i for i, s in STRATEGIES.items() if "entity" in s.channels} == {
+        Intent.CAUSAL,
+        Intent.ENTITY_PROFILE,
+    }
+
+
+def test_a_request_names_channels_or_leaves_them_to_the_router() -> None:
+    assert build_request("where does Ann work?", "ns").channels == ()
+    picked = build_request("q", "ns", channels=["entity", "vector", "entity"]).channels
+    assert picked == ("entity", "vector")  # in the caller's order, once each
+    for bad in ([], ["telepathy"], "vector", 3, [1]):
+        with pytest.raises(InvalidInput, match="channels"):
+            build_request("q", "ns", channels=bad)
 
 
 # --- decomposition -----------------------------------------------------------------------------

@@ -22,7 +22,7 @@
     "      namespace skipped",
     "      hits { memoryId category turnIds }",
     "      xray {",
-    "        query intent subQueries hyde queriesRun",
+    "        query intent subQueries hyde queriesRun channels",
     "        timings { stage ms }",
     "        dropped { memoryId content reason detail bestScore }",
     "        hits {",
@@ -165,6 +165,7 @@
     var rows = [
       ["namespace", result.namespace],
       ["intent", x ? x.intent : "—"],
+      ["channels searched", x && x.channels.length ? x.channels.join(", ") : "—"],
       ["sub-queries", x && x.subQueries.length ? x.subQueries.join("  |  ") : "—"],
       ["HyDE variants", x && x.hyde.length ? x.hyde.join("  |  ") : "none"],
       ["queries run", x && x.queriesRun.length ? x.queriesRun.join(", ") : "none"]
