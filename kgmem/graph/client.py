@@ -156,7 +156,8 @@ class GraphClient:
             default_access_mode=neo4j.READ_ACCESS,
             bookmark_manager=None,
         ) as session:
-            return await self._rows(await session.run(query.text, params))  # type: ignore[arg-type]
+            result = await session.run(query.text, params)  # type: ignore[arg-type]
+            return await self._rows(result, plain=query.plain)
 
     async def write_batch(self, steps: Sequence[Step]) -> list[list[Row]]:
         """Run several named writes in one transaction: all land, or none do.
@@ -184,13 +185,18 @@ class GraphClient:
             async with driver.session(database=self._settings.neo4j_database) as session:
                 return await session.execute_write(work)
 
-    async def _rows(self, result: neo4j.AsyncResult) -> list[Row]:
-        """A statement's rows as plain Python, counting the statement and its server time."""
+    async def _rows(self, result: neo4j.AsyncResult, *, plain: bool = False) -> list[Row]:
+        """A statement's rows as plain Python, counting the statement and its server time.
+        ``plain``: the query's values need no conversion (``native`` walked ~1,000 values per
+        recall hydration, ~12 % of a recall's main-thread CPU, to return them unchanged)."""
         self.statements_run += 1
-        rows = [
-            {k: native(v) for k, v in record.items()}  # type: ignore[no-untyped-call]
-            async for record in result
-        ]
+        if plain:
+            rows = [dict(record.items()) async for record in result]  # type: ignore[no-untyped-call]
+        else:
+            rows = [
+                {k: native(v) for k, v in record.items()}  # type: ignore[no-untyped-call]
+                async for record in result
+            ]
         summary = await result.consume()  # every record is in: no round trip, just the footer
         self.server_ms += (summary.result_available_after or 0) + (
             summary.result_consumed_after or 0

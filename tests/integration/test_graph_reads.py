@@ -16,7 +16,8 @@ import pytest
 
 from kgmem.errors import GraphUnavailable, KgmemError
 from kgmem.graph import repository
-from kgmem.graph.client import GraphClient
+from kgmem.graph.catalog import get_query
+from kgmem.graph.client import GraphClient, native
 from kgmem.service import Kgmem
 
 
@@ -130,3 +131,24 @@ def test_a_rejected_read_is_not_retried(km: Kgmem, arun: Any, namespace: str) ->
     with pytest.raises(KgmemError, match="Neo4j rejected a query"):
         arun(repository.get_recall_candidates(km.graph, namespace=namespace, ids="not a list"))  # type: ignore[arg-type]
     assert time.monotonic() - started < 0.9  # no retry delay (the first is >= 0.8 s)
+
+
+def _leaves_plain(value: Any) -> bool:
+    if isinstance(value, dict):
+        return all(type(k) is str and _leaves_plain(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_leaves_plain(v) for v in value)
+    return type(value) in (str, int, float, bool, type(None))
+
+
+def test_a_values_plain_query_gives_what_native_would(km: Kgmem, arun: Any, namespace: str) -> None:
+    # get_recall_candidates says ``values: plain``: its rows skip ``native``, so every value the
+    # driver decoded must already be plain Python, and equal to what ``native`` would give
+    mid = _plant(km, arun, namespace)
+    arun(km.remember("Bo reads the logbook on Sundays.", namespace=namespace))
+    raw = arun(km.graph.run("get_recall_candidates", namespace=namespace, ids=[mid, "nope"]))
+    assert get_query("get_recall_candidates").plain
+    assert [r["memory"]["id"] for r in raw[0]["rows"]] == [mid]
+    assert raw[0]["rows"][0]["memory"]["embedding"]
+    assert _leaves_plain(raw)
+    assert [{k: native(v) for k, v in row.items()} for row in raw] == raw
