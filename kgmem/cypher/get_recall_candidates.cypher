@@ -1,5 +1,6 @@
 // Everything scoring needs about candidate memories of one namespace: fields, entities, turns, co-activation. Only the fields recall reads are sent, and its timestamps as UTC epoch microseconds (the driver's temporal decoding cost more client time than the query took on the server); the repository turns them back into datetimes. One row holds the whole list: the async driver pays ~0.1 ms of client CPU per record, more than a candidate costs the server. A turn's text is sent only when the memory has several turns, since it only orders them.
 // params: $namespace, $ids
+// values: plain
 MATCH (m:Memory {namespace: $namespace}) WHERE m.id IN $ids
 // The candidates as nodes, so a co-activated neighbour is recognised by identity: matching its id
 // against $ids read the id of every neighbour (~15 % of the statement's db hits at 100k).

@@ -6,10 +6,14 @@ it carries the same name. Each file opens with a header::
 
     // <one line saying what it does>
     // params: $namespace, $id
+    // values: plain      (optional)
 
 The catalog is loaded once, lazily, and checked as it loads: the header's parameters must be
 exactly the ``$names`` the body uses. Queries whose verb is ``get``, ``find`` or ``search`` are
-reads and run in read transactions; every other verb writes.
+reads and run as auto-commit read statements; every other verb writes, in a transaction. A query
+whose header says ``values: plain`` promises rows of maps, lists, strings, numbers, booleans and
+nulls only (no nodes, relationships, paths or temporal values), so the client hands its rows on as
+the driver decoded them instead of walking every value for types to convert.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ READ_VERBS = frozenset({"get", "find", "search"})
 _NAME_RE = re.compile(r"^[a-z]+(_[a-z0-9]+)+$")
 _PARAM_RE = re.compile(r"(?<![\w$`])\$([A-Za-z_][A-Za-z0-9_]*)")
 _HEADER_PARAMS_RE = re.compile(r"^//\s*params:\s*(.*)$", re.MULTILINE)
+_HEADER_PLAIN_RE = re.compile(r"^//\s*values:\s*plain\s*$", re.MULTILINE)
 
 
 class CatalogError(KgmemError):
@@ -41,6 +46,7 @@ class Query:
     text: str
     params: frozenset[str]
     description: str
+    plain: bool = False  # rows need no conversion (header ``values: plain``)
 
     @property
     def verb(self) -> str:
@@ -85,7 +91,13 @@ def parse_query(name: str, text: str) -> Query:
         raise CatalogError(
             f"query {name}: header declares {sorted(declared)} but the body uses {sorted(used)}"
         )
-    return Query(name=name, text=text, params=used, description=lines[0].lstrip("/ ").strip())
+    return Query(
+        name=name,
+        text=text,
+        params=used,
+        description=lines[0].lstrip("/ ").strip(),
+        plain=_HEADER_PLAIN_RE.search(text) is not None,
+    )
 
 
 @cache

@@ -6,14 +6,22 @@ number of query entities the memory mentions); every time is tz-aware UTC. The c
 candidates, ``recall.scoring`` turns them into ``Scored`` records (``final`` is exactly
 ``math.fsum(contributions.values())``), and the filters, diversity and X-ray stages read them.
 ``Stability`` is the type of ``scoring.score``'s retention override: days, or a callable
-``(candidate, now) -> days``.
+``(candidate, now) -> days``. A hydrated candidate's ``embedding`` is a read-only float64 row of
+the matrix hydration built once for the whole set (``embedding_rows``), so scoring's cosines and
+MMR stack rows instead of converting 384 Python floats per candidate again; other callers may
+pass any float sequence. It takes no part in equality (an array has no single truth value).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+
+import numpy as np
+import numpy.typing as npt
+
+Embedding = Sequence[float] | npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)
@@ -51,7 +59,7 @@ class Candidate:
     session_id: str | None = None
     entities: tuple[str, ...] = ()
     valence: float = 0.0
-    embedding: tuple[float, ...] | None = None
+    embedding: Embedding | None = field(default=None, compare=False)
     vector_score: float | None = None
     bm25_score: float | None = None
     activation_score: float | None = None

@@ -9,7 +9,9 @@ depend on input order and never repeats an id; with λ = 1 it is the relevance o
 skipped). A hit's confidence (``hit_confidence``) is its similarity factor: the cosine between
 the query and the memory, clamped to [0, 1] — the one calibrated signal a hit has (composite
 scores are relative and boosts can push them past 1). ``hot_tier`` is seed 004's always-inject
-selection. ``cosine``/``centroid`` are the vector helpers (the HyDE centroid uses the latter).
+selection. ``cosine``/``centroid`` are the vector helpers (the HyDE centroid uses the latter);
+``embedding_rows`` converts a candidate set's embeddings to float64 once, as rows of one matrix
+per vector size, which ``unit_rows`` (scoring's cosines, MMR) then stacks without re-converting.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import numpy.typing as npt
 from kgmem.errors import InvalidInput
 
 if TYPE_CHECKING:
-    from kgmem.recall.candidates import Candidate, Scored
+    from kgmem.recall.candidates import Candidate, Embedding, Scored
 
 MMR_LAMBDA = 0.7  # seed 004: 70 % relevance, 30 % diversity
 FULL_FROM = 0.7  # seed 004: >= 0.7 full injection
@@ -50,7 +52,23 @@ def _unit_vector(values: Sequence[float] | None) -> Vector | None:
     return vec / norm
 
 
-def unit_rows(vectors: Sequence[Sequence[float] | None], size: int) -> Vector:
+def embedding_rows(values: Sequence[Sequence[float] | None]) -> list[Vector | None]:
+    """Each non-empty vector as a read-only float64 row of one matrix per vector size (one
+    conversion from Python floats for the whole set); a missing or empty one stays ``None``."""
+    rows: list[Vector | None] = [None] * len(values)
+    by_size: dict[int, list[int]] = {}
+    for i, v in enumerate(values):
+        if v is not None and len(v):
+            by_size.setdefault(len(v), []).append(i)
+    for at in by_size.values():
+        block = np.array([values[i] for i in at], dtype=np.float64)
+        block.setflags(write=False)
+        for i, row in zip(at, block, strict=True):
+            rows[i] = row
+    return rows
+
+
+def unit_rows(vectors: Sequence[Embedding | None], size: int) -> Vector:
     """The vectors of length ``size`` as unit rows of one matrix, converted from Python floats
     once (per-vector ``asarray`` calls cost more than the arithmetic); a missing, zero,
     non-finite or other-sized vector is a zero row, so its cosine to anything is 0."""
@@ -64,9 +82,7 @@ def unit_rows(vectors: Sequence[Sequence[float] | None], size: int) -> Vector:
     return rows
 
 
-def cosines(
-    query: Sequence[float] | None, vectors: Sequence[Sequence[float] | None]
-) -> list[float]:
+def cosines(query: Sequence[float] | None, vectors: Sequence[Embedding | None]) -> list[float]:
     """``cosine(query, v)`` for every ``v`` at once (one matrix-vector product; equal to the
     pairwise form up to float rounding in the last bits)."""
     q = _unit_vector(query)
@@ -97,7 +113,7 @@ class MMRResult(NamedTuple):
 
 
 def mmr(
-    items: Iterable[tuple[str, float, Sequence[float] | None]],
+    items: Iterable[tuple[str, float, Embedding | None]],
     k: int,
     lam: float = MMR_LAMBDA,
 ) -> MMRResult:
@@ -110,14 +126,15 @@ def mmr(
         raise InvalidInput(f"k must be a non-negative integer, got {k!r}")
     if not 0.0 <= lam <= 1.0:
         raise InvalidInput(f"MMR lambda must be in [0, 1], got {lam}")
-    best: dict[str, tuple[float, Sequence[float] | None, tuple[float, ...]]] = {}
+    best: dict[str, tuple[float, Embedding | None]] = {}
     for item_id, relevance, embedding in items:
         if not math.isfinite(relevance):
             raise InvalidInput(f"relevance of {item_id!r} is not a finite number")
-        key = tuple(embedding) if embedding is not None else ()
         held = best.get(item_id)
-        if held is None or (relevance, key) > (held[0], held[2]):
-            best[item_id] = (relevance, embedding, key)
+        # a repeated id keeps the larger (relevance, embedding); the embedding's tuple is built
+        # only then (for an array row it costs more than the whole MMR)
+        if held is None or (relevance, _key(embedding)) > (held[0], _key(held[1])):
+            best[item_id] = (relevance, embedding)
     by_relevance = sorted(best, key=lambda i: (-best[i][0], i))
     order = sorted(best)  # a fixed scan order, whatever order the items came in
     rel: Vector = np.array([best[i][0] for i in order], dtype=np.float64)
@@ -139,6 +156,10 @@ def mmr(
         np.maximum(max_sim, rows @ rows[pick], out=max_sim)
     chosen = set(selected)
     return MMRResult(selected, [i for i in by_relevance[:k] if i not in chosen])
+
+
+def _key(embedding: Embedding | None) -> tuple[float, ...]:
+    return tuple(float(x) for x in embedding) if embedding is not None else ()
 
 
 def hit_confidence(scored: Scored) -> float:

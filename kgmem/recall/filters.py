@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from kgmem.ingest.episodes import as_utc
-from kgmem.recall.candidates import Candidate
+from kgmem.recall.candidates import Candidate, Embedding
 from kgmem.recall.profiles import Mode
 from kgmem.recall.xray import Dropped, DropReason
 
@@ -52,14 +52,18 @@ def _dt(value: Any) -> datetime | None:
 
 
 def to_candidate(
-    row: dict[str, Any], ev: Evidence, rrf_score: float, query_entities: frozenset[str]
+    row: dict[str, Any],
+    ev: Evidence,
+    rrf_score: float,
+    query_entities: frozenset[str],
+    embedding: Embedding | None = None,
 ) -> Candidate:
     m = row["memory"]
     entities = tuple(row.get("entities") or ())
     co = max(
         (int(c.get("count") or 0) for c in row.get("coactive") or [] if c.get("id")), default=0
     )
-    emb = m.get("embedding")
+    emb = embedding if embedding is not None else m.get("embedding")
     return Candidate(
         id=m["id"],
         content=m["content"],
@@ -83,7 +87,7 @@ def to_candidate(
         session_id=m.get("session_id"),
         entities=entities,
         valence=float(m.get("valence") or 0.0),
-        embedding=tuple(emb) if emb else None,
+        embedding=emb if emb is not None and len(emb) else None,
         vector_score=ev.vector,
         bm25_score=ev.bm25,
         activation_score=ev.activation,

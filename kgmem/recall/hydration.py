@@ -2,7 +2,8 @@
 
 ``hydrate`` reads every field scoring and the filters need for the candidate ids of one
 namespace (``get_recall_candidates``, one statement), turns each row and its channel evidence
-into a ``Candidate`` in the order the rows came, orders each memory's source turns by relevance
+into a ``Candidate`` in the order the rows came (the embeddings converted once, as rows of one
+matrix: ``diversity.embedding_rows``), orders each memory's source turns by relevance
 to the query (word rarity and shared entity words are counted over the whole candidate set), and
 keeps each memory's ``recorded_at`` for the bi-temporal filter.
 """
@@ -18,6 +19,7 @@ from kgmem.graph import repository
 from kgmem.graph.client import GraphClient
 from kgmem.ingest.episodes import as_utc
 from kgmem.recall.candidates import Candidate
+from kgmem.recall.diversity import embedding_rows
 from kgmem.recall.filters import Evidence, to_candidate
 from kgmem.recall.turns import common_entity_words, turn_word_rarity, turns_by_relevance
 
@@ -40,8 +42,10 @@ async def hydrate(
     q_entities: frozenset[str],
 ) -> Hydrated:
     rows = await repository.get_recall_candidates(graph, namespace=namespace, ids=list(ids))
+    vectors = embedding_rows([r["memory"].get("embedding") for r in rows])
     cands = [
-        to_candidate(r, ev[r["memory"]["id"]], rrf_of[r["memory"]["id"]], q_entities) for r in rows
+        to_candidate(r, ev[r["memory"]["id"]], rrf_of[r["memory"]["id"]], q_entities, vec)
+        for r, vec in zip(rows, vectors, strict=True)
     ]
     rarity = turn_word_rarity([t for r in rows for t in r.get("turns") or ()])
     common = common_entity_words([r.get("entities") or () for r in rows])

@@ -102,7 +102,11 @@ def similarities(
     sims = [
         _unit(2.0 * c.vector_score - 1.0) if c.vector_score is not None else 0.0 for c in candidates
     ]
-    need = [i for i, c in enumerate(candidates) if c.vector_score is None and c.embedding]
+    need = [
+        i
+        for i, c in enumerate(candidates)
+        if c.vector_score is None and c.embedding is not None and len(c.embedding)
+    ]
     if query_embedding is not None and need:
         found = cosines(query_embedding, [candidates[i].embedding for i in need])
         for i, cos in zip(need, found, strict=True):

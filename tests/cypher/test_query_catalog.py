@@ -128,3 +128,11 @@ def test_schema_statements_are_idempotent_ddl() -> None:
     assert statements
     for _file, stmt in statements:
         assert "IF NOT EXISTS" in stmt, stmt
+
+
+def test_values_plain_is_read_from_the_header() -> None:
+    assert parse_query("get_thing", "// x\n// params: -\n// values: plain\nRETURN 1 AS a").plain
+    assert not parse_query("get_thing", "// x\n// params: -\nRETURN 1 AS a").plain
+    # only reads may skip the conversion, and the recall hydration is one of them
+    assert all(q.is_read for q in load_catalog().values() if q.plain)
+    assert load_catalog()["get_recall_candidates"].plain

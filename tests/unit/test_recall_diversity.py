@@ -7,6 +7,7 @@ import math
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -19,6 +20,7 @@ from kgmem.recall.diversity import (
     centroid,
     cosine,
     cosines,
+    embedding_rows,
     gate_confidence,
     hit_confidence,
     hot_tier,
@@ -249,3 +251,44 @@ def test_hot_tier_is_utility_ordered_and_capped() -> None:
     assert len(picked) == HOT_MAX_ITEMS == 15
     assert [c.utility for c in picked] == sorted((c.utility for c in many), reverse=True)[:15]
     assert hot_tier(many + many, NOW) == picked  # a repeated memory appears once
+
+
+ragged = st.lists(
+    st.none() | st.lists(st.floats(-1e3, 1e3, allow_nan=False), max_size=4), max_size=10
+)
+
+
+@given(ragged)
+def test_embedding_rows_are_the_lists_as_one_read_only_matrix_per_size(
+    values: list[list[float] | None],
+) -> None:
+    rows = embedding_rows(values)
+    assert len(rows) == len(values)
+    for v, row in zip(values, rows, strict=True):
+        if not v:
+            assert row is None
+            continue
+        assert row is not None and row.dtype == np.float64 and not row.flags.writeable
+        assert row.tolist() == [float(x) for x in v]  # exact: a float64 holds a Python float
+    bases = {len(r): r.base for r in rows if r is not None}
+    assert all(r.base is bases[len(r)] for r in rows if r is not None)  # one matrix per size
+
+
+@given(
+    st.lists(
+        st.none() | st.lists(st.floats(-1.0, 1.0, allow_nan=False), min_size=3, max_size=3),
+        max_size=10,
+    ),
+    vectors,
+)
+def test_rows_give_bit_identical_cosines_and_mmr(
+    values: list[list[float] | None], query: list[float]
+) -> None:
+    rows = embedding_rows(values)
+    as_tuples = [tuple(v) if v else None for v in values]
+    assert cosines(query, rows) == cosines(query, as_tuples)
+    ids = [f"m{i % 4}" for i in range(len(values))]  # repeated ids: the larger pair is kept
+    rel = [0.5] * len(values)
+    assert mmr(zip(ids, rel, rows, strict=True), k=3) == mmr(
+        zip(ids, rel, as_tuples, strict=True), k=3
+    )
