@@ -1,10 +1,12 @@
 """Build large memory stores from real text for scale benchmarks (1k, 10k, 100k memories).
 
 Memories reuse the LoCoMo turn texts (a variant number appended so hashes differ) with their
-real embeddings lightly perturbed (Gaussian noise, re-normalised), and mention entities drawn
-from the names spaCy finds in those texts, so every channel — vector, fulltext, entity,
-activation — has realistic work to do. Rows go in through kgmem's own write queries, 2,000 per
-transaction.
+real embeddings lightly perturbed (Gaussian noise, re-normalised), mention entities drawn from
+the names spaCy finds in those texts, and derive from an episode (the turn, as observed) holding
+the same text, so every channel — vector, memory and episode fulltext, entity, activation — and
+the hydration of a memory's turns have realistic work to do (one episode per memory: a little
+more than an observed conversation's ~1.5 memories per turn). Rows go in through kgmem's own
+write queries, 2,000 per transaction.
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from kgmem.graph import repository
+from kgmem.ingest.episodes import episode_properties
 from kgmem.ingest.normalize import content_hash, normalize_name
+from kgmem.records import Turn
 from kgmem.service import Kgmem
 
 BATCH = 2000
@@ -50,6 +54,7 @@ async def build_store(
         memories: list[dict[str, Any]] = []
         entities: list[dict[str, Any]] = []
         mentions: list[dict[str, Any]] = []
+        episodes: list[dict[str, Any]] = []
         for j in range(start, min(size, start + BATCH)):
             k = j % len(texts)
             vec = [x + rng.gauss(0, 0.015) for x in base[k]]
@@ -57,10 +62,12 @@ async def build_store(
             text = texts[k] if j < len(texts) else f"{texts[k]} (#{j})"
             mid = str(uuid.uuid4())
             at = now - timedelta(days=rng.uniform(0, 365))
+            turn = Turn(text, speaker=f"speaker-{k % 2}", at=at, turn_id=f"{namespace}:t{j}")
+            episodes.append(episode_properties(namespace, turn, j, now=at))
             memories.append(
                 {
                     "key": j,
-                    "episode_ids": [],
+                    "episode_ids": [episodes[-1]["id"]],
                     "props": {
                         "id": mid,
                         "content": text,
@@ -113,6 +120,8 @@ async def build_store(
                         "resolved_by": "exact",
                     }
                 )
+        # the turns first, as observe stores them, then the memories derived from them
+        await repository.create_episodes(km.graph, namespace=namespace, episodes=episodes, now=now)
         await km.graph.write_batch(
             [
                 repository.create_memories(namespace=namespace, memories=memories),
