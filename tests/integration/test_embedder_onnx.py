@@ -6,12 +6,15 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
+from kgmem.ml import embedder as embedder_module
 from kgmem.ml import onnx_model
 from kgmem.ml.embedder import Embedder
 from kgmem.settings import Settings
@@ -148,3 +151,61 @@ def test_submit_query_starts_the_model_run_before_the_loop_runs_again(
         return ran
 
     assert asyncio.run(blocked())
+
+
+def test_submit_query_returns_once_the_model_run_is_under_way(
+    onnx: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The loop's next steps (sending the text searches) must not delay the run's start: the
+    worker has it under way when ``submit_query`` returns. One long-lived loop, as in the API,
+    so an idle pool worker (not a thread started for the call) takes the run; without the wait
+    such a worker entered the run after the loop's next Python, in ~28 of 30 calls. The wait is
+    made long here so a slow CI machine cannot make the test flaky (its bound: START_WAIT_S)."""
+    onnx.embed(["load the model"])
+    model = onnx._model
+    entered: list[str] = []
+    infer = model.infer
+
+    def spy(batches: Any) -> Any:
+        entered.append("run")
+        return infer(batches)
+
+    monkeypatch.setattr(model, "infer", spy)
+    monkeypatch.setattr(embedder_module, "START_WAIT_S", 30.0)
+    questions = [f"a question asked for the first time here, number {i}" for i in range(6)]
+
+    async def submitted() -> tuple[list[bool], list[list[list[float]]]]:
+        under_way, vectors = [], []
+        for q in questions:
+            pending = onnx.submit_query([q])
+            under_way.append(bool(entered))  # no wait: the loop has not yielded since
+            sum(range(20_000))  # the loop's next Python, holding the GIL
+            vectors.append(await pending)
+            entered.clear()
+        return under_way, vectors
+
+    under_way, vectors = asyncio.run(submitted())
+    assert under_way == [True] * len(questions)
+    assert vectors == [onnx.embed([q]) for q in questions]
+
+
+def test_a_busy_pool_delays_the_loop_only_by_the_start_wait(onnx: Embedder) -> None:
+    """With every worker busy the run cannot start: ``submit_query`` still returns after at
+    most ``START_WAIT_S`` and the vectors come once a worker is free."""
+    onnx.embed(["load the model"])
+    release = threading.Event()
+
+    async def busy_pool() -> tuple[float, list[list[float]]]:
+        loop = asyncio.get_running_loop()
+        loop.set_default_executor(ThreadPoolExecutor(max_workers=1))
+        blocker = loop.run_in_executor(None, release.wait, 30)
+        t0 = time.perf_counter()
+        pending = onnx.submit_query(["a question for a busy pool"])
+        waited = time.perf_counter() - t0
+        release.set()
+        await blocker
+        return waited, await pending
+
+    waited, vectors = asyncio.run(busy_pool())
+    assert embedder_module.START_WAIT_S <= waited < 1.0
+    assert vectors == onnx.embed(["a question for a busy pool"])
