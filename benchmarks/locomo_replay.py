@@ -80,11 +80,7 @@ class Memo:
         return call
 
     def wrap_candidates(self, fn: Call) -> Call:
-        async def call(
-            graph: Any, *, namespace: str, ids: list[str], scope: list[str] | None = None
-        ) -> Any:
-            # full rows for the whole scope: hydration takes a full row as it is
-            ids = ids if scope is None else scope
+        async def call(graph: Any, *, namespace: str, ids: list[str]) -> Any:
             missing = [i for i in ids if (namespace, i) not in self.rows]
             if missing:
                 self.misses += 1

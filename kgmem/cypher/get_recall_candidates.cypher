@@ -1,35 +1,30 @@
-// Everything scoring needs about candidate memories of one namespace: fields, entities, turns, co-activation. $scope is the whole candidate set: the rows come in the order the server finds and sorts the scope (the filters' drops and scoring's ties follow it), the same whichever part of it $ids is, each with its co-activation among the whole scope; only the members of $ids (a part of $scope, the rest was read earlier in the same recall) get their fields, entities and turns, the others come as {memory: {id}, coactive}. Only the fields recall reads are sent, and its timestamps as UTC epoch microseconds (the driver's temporal decoding cost more client time than the query took on the server); the repository turns them back into datetimes. One row holds the whole list: the async driver pays ~0.1 ms of client CPU per record, more than a candidate costs the server. A turn's text is sent only when the memory has several turns, since it only orders them.
-// params: $namespace, $ids, $scope
+// Everything scoring needs about candidate memories of one namespace: fields, entities, turns, co-activation. Only the fields recall reads are sent, and its timestamps as UTC epoch microseconds (the driver's temporal decoding cost more client time than the query took on the server); the repository turns them back into datetimes. One row holds the whole list: the async driver pays ~0.1 ms of client CPU per record, more than a candidate costs the server. A turn's text is sent only when the memory has several turns, since it only orders them.
+// params: $namespace, $ids
 // values: plain
-MATCH (m:Memory {namespace: $namespace}) WHERE m.id IN $scope
+MATCH (m:Memory {namespace: $namespace}) WHERE m.id IN $ids
 // The candidates as nodes, so a co-activated neighbour is recognised by identity: matching its id
-// against $scope read the id of every neighbour (~15 % of the statement's db hits at 100k).
+// against $ids read the id of every neighbour (~15 % of the statement's db hits at 100k).
 WITH collect(m) AS cands
 UNWIND cands AS m
-WITH m, cands, m.id IN $ids AS full
-OPTIONAL MATCH (m)-[:MENTIONS]->(e:Entity) WHERE full
-WITH m, cands, full, collect(DISTINCT e.normalized_name) AS entities
-// Every candidate's turns are matched and sorted, read or not: this sort sets the rows' order (a
-// memory comes where its first turn sorts; the aggregations keep their groups' first-seen order).
+OPTIONAL MATCH (m)-[:MENTIONS]->(e:Entity)
+WITH m, cands, collect(DISTINCT e.normalized_name) AS entities
 OPTIONAL MATCH (m)-[d:DERIVED_FROM]->(ep:Episode)
 // the turns that created the memory first, then the ones that reinforced it
-WITH m, cands, full, entities, ep, d ORDER BY CASE d.role WHEN 'source' THEN 0 ELSE 1 END, ep.at, ep.seq
-WITH m, cands, full, entities,
-     [x IN collect(CASE WHEN full THEN {turn: coalesce(ep.turn_id, ep.id), text: ep.text} END)
-      WHERE x.turn IS NOT NULL][..50] AS turns
-WITH m, cands, full, entities,
+WITH m, cands, entities, ep, d ORDER BY CASE d.role WHEN 'source' THEN 0 ELSE 1 END, ep.at, ep.seq
+WITH m, cands, entities, [x IN collect({turn: coalesce(ep.turn_id, ep.id), text: ep.text})
+                         WHERE x.turn IS NOT NULL][..50] AS turns
+WITH m, cands, entities,
      CASE WHEN size(turns) > 1 THEN turns ELSE [x IN turns | {turn: x.turn}] END AS turns
 OPTIONAL MATCH (m)-[c:CO_ACTIVATED]-(o) WHERE o IN cands
-WITH m, full, entities, turns, collect({id: o.id, count: c.count}) AS coactive
-OPTIONAL MATCH (w:Memory)-[:SUPERSEDES]->(m) WHERE full
-WITH m, full, entities, turns, coactive, collect(w.id) AS superseded_by
-RETURN collect(CASE WHEN full THEN {memory: m {.id, .content, .category, .type, .status, .tier,
-          .lifecycle_state, .verification_state, .source, .importance, .utility, .confidence,
-          .source_trust, .access_count, .stability, .session_id, .valence, .embedding,
+WITH m, entities, turns, collect({id: o.id, count: c.count}) AS coactive
+OPTIONAL MATCH (w:Memory)-[:SUPERSEDES]->(m)
+WITH m, entities, turns, coactive, collect(w.id) AS superseded_by
+RETURN collect({memory: m {.id, .content, .category, .type, .status, .tier, .lifecycle_state,
+          .verification_state, .source, .importance, .utility, .confidence, .source_trust,
+          .access_count, .stability, .session_id, .valence, .embedding,
           created_at: m.created_at.epochSeconds * 1000000 + m.created_at.microsecond,
           last_accessed: m.last_accessed.epochSeconds * 1000000 + m.last_accessed.microsecond,
           valid_from: m.valid_from.epochSeconds * 1000000 + m.valid_from.microsecond,
           valid_until: m.valid_until.epochSeconds * 1000000 + m.valid_until.microsecond,
           recorded_at: m.recorded_at.epochSeconds * 1000000 + m.recorded_at.microsecond},
-       entities: entities, turns: turns, coactive: coactive, superseded_by: superseded_by}
-     ELSE {memory: {id: m.id}, coactive: coactive} END) AS rows
+       entities: entities, turns: turns, coactive: coactive, superseded_by: superseded_by}) AS rows

@@ -246,21 +246,15 @@ _RECALL_TIMES = ("created_at", "last_accessed", "valid_from", "valid_until", "re
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
-async def get_recall_candidates(
-    graph: GraphClient, *, namespace: str, ids: list[str], scope: list[str] | None = None
-) -> list[Row]:
-    """The rows of ``scope`` (default: ``ids``) in the server's order, each with its
-    co-activation among ``scope``; only the members of ``ids`` carry their fields (the others
-    are ``{"memory": {"id"}, "coactive"}``, see the query's header)."""
-    scope = ids if scope is None else scope
-    if not scope:
+async def get_recall_candidates(graph: GraphClient, *, namespace: str, ids: list[str]) -> list[Row]:
+    if not ids:
         return []
-    result = await graph.run("get_recall_candidates", namespace=namespace, ids=ids, scope=scope)
+    result = await graph.run("get_recall_candidates", namespace=namespace, ids=ids)
     rows: list[Row] = result[0]["rows"]  # one row holds the list (see the query's header)
     for row in rows:
         memory = row["memory"]
         for key in _RECALL_TIMES:
-            if memory.get(key) is not None:  # exact: the driver also truncates nanoseconds
+            if memory[key] is not None:  # exact: the driver also truncates nanoseconds
                 memory[key] = _EPOCH + timedelta(microseconds=memory[key])
     return rows
 

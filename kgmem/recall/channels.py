@@ -4,9 +4,7 @@
 entity) for the query and each sub-query, with the query embedding's model run in a worker
 thread from the start, overlapping spaCy's entities found on the event loop and then the
 searches, and collects each channel's ranked rows into per-memory ``Evidence`` in a fixed
-order, so ranks, fusion and X-ray paths never depend on which search answered first. The
-``early`` hook gets the text searches' rows as soon as all of them answered (hydration reads
-their candidates then, while the embedding and the vector search run).
+order, so ranks, fusion and X-ray paths never depend on which search answered first.
 ``collect`` turns one channel's rows into evidence and a ranking; ``pool_size`` is the
 candidate depth every channel fetches (seed 004's 3x overfetch for MMR).
 A profile with a ``hub_boost`` below 1 first reads the namespace's hub names (entities most of
@@ -96,7 +94,6 @@ async def run_channels(
     req: RecallRequest,
     subs: list[str],
     run: StageClock,
-    early: Callable[[list[list[Row]]], Awaitable[None]] | None = None,
 ) -> tuple[dict[str, Evidence], list[tuple[str, list[str]]], list[float], frozenset[str]]:
     queries = [req.query, *subs[1:]] if len(subs) > 1 else [req.query]
     k = pool_size(req)
@@ -144,9 +141,6 @@ async def run_channels(
                 add("episode" + tag, "fulltext", "search_episode_memories", search)
         if entity is not None:  # sent first, collected last, as before
             searches.append(("entity", "entity", "search_entity_memories", entity))
-        texts = [task for _, kind, _, task in searches if kind == "fulltext"]
-        if early is not None and texts:  # the hydration hook: the text lists, once all are in
-            tg.create_task(_when_in(texts, early))
         vecs = await embedding
         run.tick("embed")  # NER and the embedding; the searches ran alongside
     ev: dict[str, Evidence] = {}
@@ -163,15 +157,6 @@ async def run_channels(
 
 async def _rows(search: Awaitable[list[Row] | None]) -> list[Row] | None:
     return await search
-
-
-async def _when_in(
-    texts: list[asyncio.Task[list[Row] | None]],
-    early: Callable[[list[list[Row]]], Awaitable[None]],
-) -> None:
-    await asyncio.wait(texts)
-    if not any(t.cancelled() or t.exception() for t in texts):  # a failure ends the group
-        await early([t.result() or [] for t in texts])
 
 
 def _names(mentions: Sequence[EntityMention]) -> list[str]:

@@ -27,7 +27,7 @@ from kgmem.recall.feedback import refine
 from kgmem.recall.filters import Evidence, Filters, apply_filters
 from kgmem.recall.fusion import fuse
 from kgmem.recall.hyde import hyde_variants
-from kgmem.recall.hydration import Prefetch, hydrate
+from kgmem.recall.hydration import hydrate
 from kgmem.recall.profiles import get_mode, get_profile
 from kgmem.recall.query import (
     STRATEGIES,
@@ -44,13 +44,6 @@ from kgmem.recall.xray import ChannelEvidence, Dropped, DropReason, HitExplain, 
 ACTIVATION_SEEDS = 10
 ACTIVATION_DECAY = 0.5  # activation halves per hop
 FANOUT_CAP = 50  # entities mentioned by more memories than this do not spread activation
-# The top 3/5 of each text list are hydrated while the embedding runs: at 100k the top 30 of 50
-# made 35.9 rows, 35.7 of them in the final pool (the top 40: 42.3 rows, 39.6 used).
-PREFETCH_SHARE = 0.6
-
-
-def prefetch_depth(req: RecallRequest) -> int:
-    return int(pool_size(req) * PREFETCH_SHARE)
 
 
 @dataclass(frozen=True)
@@ -98,10 +91,7 @@ async def recall(
     )
     subs = decompose(req.query)
     run.tick("understand")
-    early = Prefetch(graph, req.namespace, prefetch_depth(req))
-    ev, rankings, qvec, q_entities = await run_channels(
-        graph, embedder, nlp, req, subs, run, early.read
-    )
+    ev, rankings, qvec, q_entities = await run_channels(graph, embedder, nlp, req, subs, run)
     if profile.feedback:
         await refine(graph, req, profile, ev, rankings, run)
     hyde: list[str] = []
@@ -147,7 +137,6 @@ async def recall(
         ev=ev,
         rrf_of=rrf_of,
         q_entities=q_entities,
-        early=early,
     )
     run.queries.append("get_recall_candidates")
     cands, turns, recorded = pool.cands, pool.turns, pool.recorded

@@ -146,11 +146,7 @@ def test_a_values_plain_query_gives_what_native_would(km: Kgmem, arun: Any, name
     # driver decoded must already be plain Python, and equal to what ``native`` would give
     mid = _plant(km, arun, namespace)
     arun(km.remember("Bo reads the logbook on Sundays.", namespace=namespace))
-    raw = arun(
-        km.graph.run(
-            "get_recall_candidates", namespace=namespace, ids=[mid, "nope"], scope=[mid, "nope"]
-        )
-    )
+    raw = arun(km.graph.run("get_recall_candidates", namespace=namespace, ids=[mid, "nope"]))
     assert get_query("get_recall_candidates").plain
     assert [r["memory"]["id"] for r in raw[0]["rows"]] == [mid]
     assert raw[0]["rows"][0]["memory"]["embedding"]
