@@ -114,8 +114,7 @@ class _MemoModel:
 def install(memo: Memo) -> None:
     """Route the engine's graph calls through ``memo`` (module attributes the engine reads)."""
     for mod, names in (
-        (index_search, ("search_memory_vector", "search_memory_fulltext",
-                        "search_episode_memories")),
+        (index_search, ("search_memory_vector", "search_text_memories")),
         (repository, ("search_entity_memories", "search_memory_activation", "find_hub_names")),
         (topic_repository, ("find_memory_contents",)),
     ):  # fmt: skip

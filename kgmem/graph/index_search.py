@@ -11,7 +11,9 @@ pays for the wider reads but not for a round trip each. A store with one namespa
 for the second read. A crowded namespace's recall searches start where its recent ones ended
 (``StartWindows``) instead of re-reading the windows they all found short. Rows are ``{"id",
 "score"}`` for recall and the gate's neighbour rows for the write path; the episode channel
-reads episodes and returns the memories derived from them.
+reads episodes and returns the memories derived from them; the memory and episode text searches
+of one query share one statement (``search_text_memories``), each half with its own windows,
+memo and widening, so each answers exactly what it would alone.
 """
 
 from __future__ import annotations
@@ -92,57 +94,70 @@ class StartWindows:
         self._ends.setdefault(key, _Ends()).windows.append(window)
 
 
+@dataclass
+class _Search:
+    """One search's place in its widening: the window it starts at (from the memo for ``key``,
+    statement part, namespace and k) and, once a window was not short, its rows."""
+
+    key: tuple[str, str, int]
+    limit: int
+    found: str  # the count that says the window held enough: "hits", or e.g. "episodes"
+    k: int = 0
+    hits: list[Row] | None = None
+
+    def windows(self) -> list[int]:
+        return [] if self.hits is not None else _windows(self.k)
+
+    def take(self, memo: StartWindows, windows: list[int], row: Row) -> None:
+        """Read the answer over ``windows``: done if its last window was not short, else the
+        next statement starts at the window after it."""
+        k = windows[int(row["level"])]
+        count = len(row["hits"]) if self.found == "hits" else int(row[self.found])
+        if _short(count, self.limit, int(row["seen"]), k):
+            self.k = _wider(k)
+        else:
+            memo.ended(self.key, k)
+            self.hits = list(row["hits"])
+
+
 async def _widening(
     graph: GraphClient,
-    key: tuple[str, str, int],
-    once: Callable[[list[int]], Awaitable[Row]],
-    limit: int,
-    found: str = "hits",
-) -> list[Row]:
-    """Run a one-row search over ever wider windows while the namespace is crowded out, from
-    the window the memo gives for ``key`` (statement, namespace, k). The statement reads the
-    windows it is given in turn, stopping at the first that is not short, and answers ``level``
+    searches: list[_Search],
+    once: Callable[[list[list[int]]], Awaitable[list[Row]]],
+) -> list[list[Row]]:
+    """Run one-row searches over ever wider windows while the namespace is crowded out, each
+    from the window the memo gives for its key. ``once`` gets each search's windows (empty for
+    a search already done, which the statement skips) and answers a row per search: ``level``
     (the index of the window it read last), ``seen``, ``hits`` and, when it is not the hits
-    themselves, the count named ``found``."""
+    themselves, the count the search names ``found``. Searches that share a statement widen
+    independently, so each reads exactly the windows it would alone."""
     memo = graph.memo(StartWindows)
-    k = memo.start(key)
-    while True:
-        windows = _windows(k)
-        row = await once(windows)
-        k = windows[int(row["level"])]
-        count = len(row["hits"]) if found == "hits" else int(row[found])
-        if not _short(count, limit, int(row["seen"]), k):
-            memo.ended(key, k)
-            return list(row["hits"])
-        k = _wider(k)
+    for s in searches:
+        s.k = memo.start(s.key)
+    while any(s.hits is None for s in searches):
+        windows = [s.windows() for s in searches]
+        rows = await once(windows)
+        for s, w, row in zip(searches, windows, rows, strict=True):
+            if w:
+                s.take(memo, w, row)
+    return [s.hits or [] for s in searches]
 
 
 async def search_memory_vector(
     graph: GraphClient, *, namespace: str, embedding: list[float], k: int, limit: int
 ) -> list[Row]:
-    async def once(windows: list[int]) -> Row:
+    async def once(windows: list[list[int]]) -> list[Row]:
         rows = await graph.run(
             "search_memory_vector",
             namespace=namespace,
             embedding=embedding,
-            windows=windows,
+            windows=windows[0],
             limit=limit,
         )
-        return rows[0]
+        return [rows[0]]
 
-    return await _widening(graph, ("search_memory_vector", namespace, k), once, limit)
-
-
-async def search_memory_fulltext(
-    graph: GraphClient, *, namespace: str, query: str, k: int, limit: int
-) -> list[Row]:
-    async def once(windows: list[int]) -> Row:
-        rows = await graph.run(
-            "search_memory_fulltext", namespace=namespace, query=query, windows=windows, limit=limit
-        )
-        return rows[0]
-
-    return await _widening(graph, ("search_memory_fulltext", namespace, k), once, limit)
+    search = _Search(("search_memory_vector", namespace, k), limit, "hits")
+    return (await _widening(graph, [search], once))[0]
 
 
 async def search_memory_neighbours(
@@ -169,20 +184,41 @@ async def search_memory_neighbours(
     ]
 
 
-async def search_episode_memories(
-    graph: GraphClient, *, namespace: str, query: str, k: int, limit: int
-) -> list[Row]:
-    """Memories of the namespace derived from the episodes that best match ``query``."""
+# The count that says a text search's window held enough: the memory half's own rows, the
+# episode half's own episodes (several episodes may feed one memory).
+FOUND = {"memory": "hits", "episode": "episodes"}
 
-    async def once(windows: list[int]) -> Row:
+
+async def search_text_memories(
+    graph: GraphClient,
+    *,
+    namespace: str,
+    query: str,
+    k: int,
+    limit: int,
+    memory: bool = True,
+    episode: bool = True,
+) -> tuple[list[Row] | None, list[Row] | None]:
+    """Both BM25 searches of ``query`` in one statement: the memories whose content matches,
+    and the memories derived from the episodes that match (None for a search not asked for).
+    Each keeps its own memo and widening, so each reads the windows, and answers the rows, it
+    would in a statement of its own; a search that must widen further runs again alone."""
+    halves = [half for half, on in (("memory", memory), ("episode", episode)) if on]
+    searches = [
+        _Search((f"search_text_memories.{h}", namespace, k), limit, FOUND[h]) for h in halves
+    ]
+
+    async def once(windows: list[list[int]]) -> list[Row]:
+        given = dict(zip(halves, windows, strict=True))
         rows = await graph.run(
-            "search_episode_memories",
+            "search_text_memories",
             namespace=namespace,
             query=query,
-            windows=windows,
+            memory_windows=given.get("memory", []),
+            episode_windows=given.get("episode", []),
             limit=limit,
         )
-        return rows[0]
+        return [rows[0][h] for h in halves]
 
-    key = ("search_episode_memories", namespace, k)
-    return await _widening(graph, key, once, limit, found="episodes")
+    hits = dict(zip(halves, await _widening(graph, searches, once), strict=True))
+    return hits.get("memory"), hits.get("episode")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -127,18 +127,15 @@ async def run_channels(
             if "vector" in req.channels:
                 search: Awaitable[list[Row] | None] = _vector_search(graph, ns, embedding, i, k)
                 add("vector" + tag, "vector", "search_memory_vector", search)
-            if not to_lucene(q):
+            halves = [c for c in ("fulltext", "episode") if c in req.channels]
+            if not to_lucene(q) or not halves:
                 continue
-            if "fulltext" in req.channels:
-                search = _text_search(
-                    index_search.search_memory_fulltext, graph, ns, q, hubs, boost, k
-                )
-                add("fulltext" + tag, "fulltext", "search_memory_fulltext", search)
-            if "episode" in req.channels:  # the turns' own words, before any rewrite
-                search = _text_search(
-                    index_search.search_episode_memories, graph, ns, q, hubs, boost, k
-                )
-                add("episode" + tag, "fulltext", "search_episode_memories", search)
+            # The episode channel searches the turns' own words, before any rewrite. Both text
+            # searches of a query are one statement; each channel still gets its own list.
+            text = tg.create_task(_text_search(graph, ns, q, hubs, boost, k, halves))
+            for i_half, c in enumerate(halves):
+                query_name = "" if i_half else "search_text_memories"  # the X-ray lists it once
+                add(c + tag, "fulltext", query_name, _half(text, c))
         if entity is not None:  # sent first, collected last, as before
             searches.append(("entity", "entity", "search_entity_memories", entity))
         vecs = await embedding
@@ -149,7 +146,8 @@ async def run_channels(
         rows = task.result()
         if rows is None:  # the entity channel had nothing to search for
             continue
-        run.queries.append(query_name)
+        if query_name:
+            run.queries.append(query_name)
         collect(ev, rankings, name, rows, kind)
     run.tick("channels")
     return ev, rankings, vecs[0], frozenset(names or ())
@@ -177,21 +175,35 @@ async def read_hub_words(graph: GraphClient, ns: str, queries: list[str]) -> fro
 
 
 async def _text_search(
-    search: Callable[..., Awaitable[list[Row]]],
     graph: GraphClient,
     ns: str,
     text: str,
     hubs: Awaitable[frozenset[str]] | None,
     boost: float,
     k: int,
-) -> list[Row] | None:
-    """One fulltext search of ``text`` without its question words, the namespace's hub names
-    kept at ``boost``."""
+    halves: Sequence[str],
+) -> dict[str, list[Row]] | None:
+    """The memory ("fulltext") and episode text searches of ``text`` without its question
+    words, the namespace's hub names kept at ``boost``, in one statement: rows per channel."""
     weak = await hubs if hubs is not None else frozenset()
     lucene = to_lucene(text, weak, boost, QUESTION_WORDS)
     if lucene is None:  # nothing but question words and hub names the profile drops
         return None
-    return await search(graph, namespace=ns, query=lucene, k=k, limit=k)
+    memory, episode = await index_search.search_text_memories(
+        graph,
+        namespace=ns,
+        query=lucene,
+        k=k,
+        limit=k,
+        memory="fulltext" in halves,
+        episode="episode" in halves,
+    )
+    return {"fulltext": memory or [], "episode": episode or []}
+
+
+async def _half(text: Awaitable[dict[str, list[Row]] | None], channel: str) -> list[Row] | None:
+    rows = await text
+    return None if rows is None else rows[channel]
 
 
 async def _vector_search(

@@ -8,9 +8,10 @@ text, that text's rank (1/(1+rank)) and its rarity within the pool (log(1 + pool
 every candidate shares add nothing. ``expanded_query`` appends them to a Lucene query at
 ``weight`` × their weight. ``refine`` is the I/O step a profile with ``feedback`` on runs after
 the channel searches: it reads the pool's texts and the hub names, then re-runs the query's
-memory and episode text searches with the expanded query; their lists replace the first ones,
-so the fusion sees one list per channel as before, while a memory's BM25 factor stays its best
-share in either pass (re-reading it from the new lists alone measured 0.004 worse held out).
+memory and episode text searches with the expanded query, in one statement; their lists replace
+the first ones, so the fusion sees one list per channel as before, while a memory's BM25 factor
+stays its best share in either pass (re-reading it from the new lists alone measured 0.004 worse
+held out).
 One more round trip of reads and one of searches; every read is namespace-scoped.
 """
 
@@ -109,15 +110,17 @@ async def refine(
         return
     lucene = expanded_query(base, terms, FEEDBACK_WEIGHT)
     k = pool_size(req)
-    search = {
-        "fulltext": index_search.search_memory_fulltext,
-        "episode": index_search.search_episode_memories,
-    }
-    rows = await asyncio.gather(
-        *(search[n](graph, namespace=req.namespace, query=lucene, k=k, limit=k) for n in lists)
+    memory, episode = await index_search.search_text_memories(
+        graph,
+        namespace=req.namespace,
+        query=lucene,
+        k=k,
+        limit=k,
+        memory="fulltext" in lists,
+        episode="episode" in lists,
     )
-    run.queries.extend(f"search_{'memory_fulltext' if n == 'fulltext' else 'episode_memories'}"
-                       for n in lists)  # fmt: skip
+    rows = [(memory if name == "fulltext" else episode) or [] for name in lists]
+    run.queries.append("search_text_memories")
     rankings[:] = [(name, ranking) for name, ranking in rankings if name not in lists]
     for e in ev.values():
         for name in lists:

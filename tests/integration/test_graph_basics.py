@@ -117,12 +117,19 @@ def test_fulltext_ranks_planted_exact_match_first(km: Kgmem, arun: Any, namespac
     for text in filler:
         _store(km, arun, namespace, text, _unit([1.0] * 384))
     planted = _store(km, arun, namespace, "The quokka sanctuary opens at dawn.", _unit([1.0] * 384))
-    rows = arun(
-        index_search.search_memory_fulltext(
-            km.graph, namespace=namespace, query="quokka OR sanctuary", k=10, limit=5
+    rows, episodes = arun(
+        index_search.search_text_memories(
+            km.graph, namespace=namespace, query="quokka OR sanctuary", k=10, limit=5, episode=False
         )
     )
-    assert rows[0]["id"] == planted
+    assert rows is not None and rows[0]["id"] == planted
+    assert episodes is None  # not asked for
+
+
+async def _memory_text(graph: Any, **kw: Any) -> list[Any]:
+    rows, _ = await index_search.search_text_memories(graph, episode=False, **kw)
+    assert rows is not None
+    return rows
 
 
 def test_a_crowded_shared_index_still_yields_the_namespaces_own_rows(
@@ -147,17 +154,13 @@ def test_a_crowded_shared_index_still_yields_the_namespaces_own_rows(
         )
     )
     assert {r["id"] for r in vec} == ours
-    text = arun(
-        index_search.search_memory_fulltext(
-            km.graph, namespace=namespace, query="quokka", k=5, limit=3
-        )
-    )
+    text = arun(_memory_text(km.graph, namespace=namespace, query="quokka", k=5, limit=3))
     assert {r["id"] for r in text} == ours
     # A window of 1 row: the statement reads the windows 1, 4 and 16 on the server (all crowd),
     # then the client goes on with 64, which holds ours: two statements, the same rows.
     for search, arg in [
         (index_search.search_memory_vector, {"embedding": target}),
-        (index_search.search_memory_fulltext, {"query": "quokka"}),
+        (_memory_text, {"query": "quokka"}),
     ]:
         before = km.graph.statements_run
         rows = arun(search(km.graph, namespace=namespace, k=1, limit=3, **arg))  # type: ignore[operator]
@@ -169,6 +172,18 @@ def test_a_crowded_shared_index_still_yields_the_namespaces_own_rows(
         again = arun(search(km.graph, namespace=namespace, k=1, limit=3, **arg))  # type: ignore[operator]
         assert again == rows
         assert km.graph.statements_run - before == 1
+    # Both text searches in one statement, from a fresh window (k=2: the reads 2, 8 and 32 hold
+    # the crowd's 30 and two of ours): the memory half widens again alone, to 128, while the
+    # episode half (this namespace has no episodes) ended in the first statement.
+    before = km.graph.statements_run
+    memory, episode = arun(
+        index_search.search_text_memories(
+            km.graph, namespace=namespace, query="quokka", k=2, limit=3
+        )
+    )
+    assert km.graph.statements_run - before == 2
+    assert memory is not None and {r["id"] for r in memory} == ours
+    assert episode == []
     rows = arun(
         index_search.search_memory_neighbours(
             km.graph,

@@ -89,16 +89,16 @@ async def _sequential_channels(
                 graph, namespace=ns, embedding=vec, k=k, limit=k
             )
             searches.collect(ev, rankings, "vector" + tag, rows, "vector")
-        if "fulltext" in req.channels and lucene:
-            rows = await index_search.search_memory_fulltext(
-                graph, namespace=ns, query=lucene, k=k, limit=k
+        if "fulltext" in req.channels and lucene:  # each text search alone
+            rows, _ = await index_search.search_text_memories(
+                graph, namespace=ns, query=lucene, k=k, limit=k, episode=False
             )
-            searches.collect(ev, rankings, "fulltext" + tag, rows, "fulltext")
+            searches.collect(ev, rankings, "fulltext" + tag, rows or [], "fulltext")
         if "episode" in req.channels and lucene:
-            rows = await index_search.search_episode_memories(
-                graph, namespace=ns, query=lucene, k=k, limit=k
+            _, rows = await index_search.search_text_memories(
+                graph, namespace=ns, query=lucene, k=k, limit=k, memory=False
             )
-            searches.collect(ev, rankings, "episode" + tag, rows, "fulltext")
+            searches.collect(ev, rankings, "episode" + tag, rows or [], "fulltext")
     if "entity" in req.channels and (names or to_lucene(req.query)):
         rows = await repository.search_entity_memories(
             graph, namespace=ns, names=names, query=to_lucene(req.query) or "", hops=2, limit=k
@@ -121,6 +121,25 @@ def test_concurrent_channels_equal_the_sequential_ones(
         )
         assert got == expected  # evidence, ranks, insertion orders, paths, vector, names
         assert list(got[0]) == list(expected[0])
+
+
+def test_both_text_searches_in_one_statement_equal_each_alone(
+    km: Kgmem, arun: Any, store: str
+) -> None:
+    found_episodes = False
+    for query in QUERIES:
+        lucene = to_lucene(query, frozenset(), 1.0, QUESTION_WORDS)
+        assert lucene is not None
+        kw: dict[str, Any] = {"namespace": store, "query": lucene, "k": 50, "limit": 50}
+        memory, _ = arun(index_search.search_text_memories(km.graph, episode=False, **kw))
+        _, episode = arun(index_search.search_text_memories(km.graph, memory=False, **kw))
+        before = km.graph.statements_run
+        both = arun(index_search.search_text_memories(km.graph, **kw))
+        assert km.graph.statements_run - before == 1
+        assert both == (memory, episode)  # rows, order and scores
+        assert memory
+        found_episodes = found_episodes or bool(episode)
+    assert found_episodes  # the episode half was exercised, not only skipped
 
 
 def test_hydration_equals_the_whole_property_map(km: Kgmem, arun: Any, store: str) -> None:

@@ -1,6 +1,10 @@
-"""The widening windows a namespace-scoped index search reads in one statement."""
+"""The widening windows a namespace-scoped index search reads in one statement, alone or sharing
+the statement with another search."""
 
+import asyncio
 import itertools
+from collections.abc import Callable
+from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -12,6 +16,8 @@ from kgmem.graph.index_search import (
     WIDEN,
     WINDOWS_PER_STATEMENT,
     StartWindows,
+    _Search,
+    _widening,
     _windows,
 )
 
@@ -71,3 +77,66 @@ def test_the_start_is_k_or_a_recent_end_on_ks_ladder(levels: list[int]) -> None:
         end = ladder[max(ladder.index(start), min(level, len(ladder) - 1))]
         memo.ended(key, end)
         ends.append(end)
+
+
+class _Memos:
+    """What ``_widening`` needs of a graph client: its memos."""
+
+    def __init__(self) -> None:
+        self.held = StartWindows()
+
+    def memo(self, kind: type) -> StartWindows:
+        return self.held
+
+
+def _index(need: int, limit: int) -> Callable[[list[int]], dict[str, Any]]:
+    """A shared index in which the namespace has ``limit`` rows within the first ``need``: the
+    statement reads its windows in turn and stops at the first that is not short."""
+
+    def answer(windows: list[int]) -> dict[str, Any]:
+        for level, w in enumerate(windows):
+            own = limit if w >= need else limit - 1
+            if own >= limit or level == len(windows) - 1:
+                return {"level": level, "seen": w, "hits": [{"id": i} for i in range(own)]}
+        raise AssertionError("unreachable")
+
+    return answer
+
+
+def _run(
+    graph: _Memos, needs: list[int], limit: int, k: int, log: list[list[list[int]]]
+) -> list[list[Any]]:
+    searches = [_Search((f"s{i}", "ns", k), limit, "hits") for i in range(len(needs))]
+    answers = [_index(n, limit) for n in needs]
+
+    async def once(windows: list[list[int]]) -> list[Any]:
+        for i, w in enumerate(windows):
+            if w:
+                log[i].append(w)
+        return [a(w) if w else None for a, w in zip(answers, windows, strict=True)]
+
+    return asyncio.run(_widening(graph, searches, once))  # type: ignore[arg-type]
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(1, 2 * OVERFETCH_CAP), st.integers(1, 2 * OVERFETCH_CAP)),
+        min_size=1,
+        max_size=2 * PROBE_EVERY + 2,
+    )
+)
+def test_searches_sharing_a_statement_read_the_windows_they_read_alone(
+    needs: list[tuple[int, int]],
+) -> None:
+    # Two searches in one statement (e.g. search_text_memories' halves), query after query, each
+    # widening as its own index needs, against each run alone with a memo of its own.
+    k, limit = 50, 5
+    together, alone = _Memos(), [_Memos(), _Memos()]
+    for pair in needs:
+        log: list[list[list[int]]] = [[], []]
+        hits = _run(together, list(pair), limit, k, log)
+        for i, need in enumerate(pair):
+            own_log: list[list[list[int]]] = [[]]
+            (own,) = _run(alone[i], [need], limit, k, own_log)
+            assert log[i] == own_log[0]  # the same windows, statement by statement
+            assert hits[i] == own

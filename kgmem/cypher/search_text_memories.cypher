@@ -1,0 +1,72 @@
+// Both BM25 searches of one query within one namespace, in one statement ($query is an escaped Lucene query): `memory` over memory content, `episode` over the turns as said, answered as the memories derived from the matching episodes (a memory scores its best episode). Each half reads its own windows: the indexes are shared by every namespace, so a half reads its $memory_windows[0] / $episode_windows[0] rows and keeps this namespace's; while that holds fewer than $limit of them and the index had more to give, it reads its next, wider window (up to three per half). A half whose windows are empty is skipped and answers null. `seen`, `level` (the window read last) and, for episodes, `episodes` tell the caller whether a still wider read could find more.
+// params: $namespace, $query, $memory_windows, $episode_windows, $limit
+// values: plain
+// A window that is not read leaves its subquery one row with seen = 0 (an aggregation over no
+// rows); a window that is read has seen > 0, since the window before it was full. A skipped half
+// reads no window at all: its first index call gets no row.
+CALL () {
+  WITH 1 AS go WHERE size($memory_windows) > 0
+  CALL db.index.fulltext.queryNodes('memory_content', $query, {limit: $memory_windows[0]})
+    YIELD node, score
+  WITH count(*) AS seen0,
+       collect(CASE WHEN node.namespace = $namespace THEN {id: node.id, score: score} END) AS own0
+  CALL (seen0, own0) {
+    WITH seen0, own0
+    WHERE size(own0) < $limit AND seen0 >= $memory_windows[0] AND size($memory_windows) > 1
+    CALL db.index.fulltext.queryNodes('memory_content', $query, {limit: $memory_windows[1]})
+      YIELD node, score
+    RETURN count(*) AS seen1,
+           collect(CASE WHEN node.namespace = $namespace THEN {id: node.id, score: score} END) AS own1
+  }
+  CALL (seen1, own1) {
+    WITH seen1, own1
+    WHERE size(own1) < $limit AND seen1 >= $memory_windows[1] AND size($memory_windows) > 2
+    CALL db.index.fulltext.queryNodes('memory_content', $query, {limit: $memory_windows[2]})
+      YIELD node, score
+    RETURN count(*) AS seen2,
+           collect(CASE WHEN node.namespace = $namespace THEN {id: node.id, score: score} END) AS own2
+  }
+  RETURN CASE WHEN size($memory_windows) > 0 THEN {
+           level: CASE WHEN seen2 > 0 THEN 2 WHEN seen1 > 0 THEN 1 ELSE 0 END,
+           seen: CASE WHEN seen2 > 0 THEN seen2 WHEN seen1 > 0 THEN seen1 ELSE seen0 END,
+           hits: (CASE WHEN seen2 > 0 THEN own2 WHEN seen1 > 0 THEN own1 ELSE own0 END)[..$limit]
+         } END AS memory
+}
+CALL () {
+  WITH 1 AS go WHERE size($episode_windows) > 0
+  CALL db.index.fulltext.queryNodes('episode_text', $query, {limit: $episode_windows[0]})
+    YIELD node, score
+  WITH count(*) AS seen0,
+       collect(CASE WHEN node.namespace = $namespace THEN {episode: node, score: score} END) AS own0
+  CALL (seen0, own0) {
+    WITH seen0, own0
+    WHERE size(own0) < $limit AND seen0 >= $episode_windows[0] AND size($episode_windows) > 1
+    CALL db.index.fulltext.queryNodes('episode_text', $query, {limit: $episode_windows[1]})
+      YIELD node, score
+    RETURN count(*) AS seen1,
+           collect(CASE WHEN node.namespace = $namespace THEN {episode: node, score: score} END) AS own1
+  }
+  CALL (seen1, own1) {
+    WITH seen1, own1
+    WHERE size(own1) < $limit AND seen1 >= $episode_windows[1] AND size($episode_windows) > 2
+    CALL db.index.fulltext.queryNodes('episode_text', $query, {limit: $episode_windows[2]})
+      YIELD node, score
+    RETURN count(*) AS seen2,
+           collect(CASE WHEN node.namespace = $namespace THEN {episode: node, score: score} END) AS own2
+  }
+  WITH CASE WHEN seen2 > 0 THEN 2 WHEN seen1 > 0 THEN 1 ELSE 0 END AS level,
+       CASE WHEN seen2 > 0 THEN seen2 WHEN seen1 > 0 THEN seen1 ELSE seen0 END AS seen,
+       CASE WHEN seen2 > 0 THEN own2 WHEN seen1 > 0 THEN own1 ELSE own0 END AS own
+  CALL (own) {
+    UNWIND own AS x
+    WITH x.episode AS e, x.score AS score
+    MATCH (m:Memory {namespace: $namespace})-[:DERIVED_FROM]->(e)
+    WITH m, max(score) AS score
+    ORDER BY score DESC, m.id
+    LIMIT $limit
+    RETURN collect({id: m.id, score: score}) AS hits
+  }
+  RETURN CASE WHEN size($episode_windows) > 0 THEN
+           {level: level, seen: seen, episodes: size(own), hits: hits} END AS episode
+}
+RETURN memory, episode
