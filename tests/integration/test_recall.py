@@ -16,6 +16,13 @@ from kgmem.service import Kgmem
 T0 = datetime(2024, 2, 1, 9, tzinfo=UTC)
 
 
+# two turns whose memories share only the entity Oskar Lindqvist: a hop the graph channels make
+OSKAR = [
+    Turn("Oskar Lindqvist plays the cello in a quartet.", speaker="Eva", at=T0),
+    Turn("Oskar Lindqvist grew up in Uppsala.", speaker="Eva", at=T0 + timedelta(minutes=1)),
+]
+
+
 def _ids(result: Any) -> list[str]:
     return [h.memory_id for h in result.hits]
 
@@ -113,11 +120,7 @@ def test_pagerank_surfaces_a_memory_reachable_only_through_an_entity(
 def test_the_intent_picks_the_channels_a_request_leaves_open(
     km: Kgmem, arun: Any, namespace: str
 ) -> None:
-    turns = [
-        Turn("Oskar Lindqvist plays the cello in a quartet.", speaker="Eva", at=T0),
-        Turn("Oskar Lindqvist grew up in Uppsala.", speaker="Eva", at=T0 + timedelta(minutes=1)),
-    ]
-    arun(km.observe(turns, namespace=namespace, flush=True))
+    arun(km.observe(OSKAR, namespace=namespace, flush=True))
     factual = arun(km.recall("Which instrument does Oskar play?", namespace=namespace, dry=True))
     assert factual.xray.intent == "factual"
     assert factual.xray.channels == ("vector", "fulltext", "episode")
@@ -138,11 +141,7 @@ def test_the_intent_picks_the_channels_a_request_leaves_open(
 
 
 def test_spreading_activation_explains_its_path(km: Kgmem, arun: Any, namespace: str) -> None:
-    turns = [
-        Turn("Oskar Lindqvist plays the cello in a quartet.", speaker="Eva", at=T0),
-        Turn("Oskar Lindqvist grew up in Uppsala.", speaker="Eva", at=T0 + timedelta(minutes=1)),
-    ]
-    arun(km.observe(turns, namespace=namespace, flush=True))
+    arun(km.observe(OSKAR, namespace=namespace, flush=True))
     res = arun(
         km.recall(
             "Which instrument does the cellist play?",
