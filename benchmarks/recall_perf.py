@@ -1,8 +1,13 @@
 """Recall latency at scale: p50/p95 with the query embedding included and the LLM off.
 
-Builds stores of the given sizes from real LoCoMo text (``benchmarks.synth``), warms up (once,
-``--jvm-warmup`` recalls before the first row, since the JVM compiles its hot paths over the first
-few hundred statements and a cold first row measured that; then 10 recalls before each row), then
+Builds stores of the given sizes from real LoCoMo text (``benchmarks.synth``), warms the server up
+(``warm_up``, before each size's first row: batches of 100 recalls of questions that are never
+timed, each batch with the next variant's options, until the JVM's JIT compilers used at most
+``--jit-settled`` ms of CPU per recall over a batch; at least ``--jvm-warmup`` recalls before the
+first row, at most ``--jvm-warmup-max``. A fresh JVM keeps compiling for about a thousand recalls:
+session 11 measured 110 ms of compiler CPU per recall over the first 100, 26 over recalls 200-300,
+1-7 after 600, and a 100k p50 of 27 ms after 300 recalls against 22-24 ms after 600. The
+compiler CPU of each timed row is reported too; then 10 recalls before each row), then
 times ``Kgmem.recall`` (dry, so the store does not change between queries) for LoCoMo questions,
 per variant (the default: each question's intent picks its channels, seed 004's router; every
 channel forced on; vector + fulltext; the ``precise`` profile the LoCoMo quality figures use;
@@ -42,13 +47,14 @@ import json
 import os
 import statistics
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from benchmarks.calibration import calibrate, cpu_shares, read_cpu_ticks
 from benchmarks.harness import LOCOMO, local_stack, write_result
-from benchmarks.server_cpu import server_cpu_reader
+from benchmarks.jvm_warmup import WARM_BATCH, Warmup, warm_up, warmup_md
+from benchmarks.server_cpu import JIT_THREADS, server_cpu_reader, thread_cpu_reader
 from benchmarks.synth import build_store
 from kgmem.formats import read_locomo
 from kgmem.graph import repository
@@ -102,6 +108,7 @@ async def measure(
     warm: list[str],
     opts: dict[str, Any],
     server_cpu_s: Callable[[], float] | None = None,
+    jit_s: Callable[[], float] | None = None,
 ) -> dict[str, Any]:
     opts = {"dry": True, **opts}
     for q in warm:  # warm-up: JIT, page cache, plan cache, projection (not the timed questions)
@@ -111,6 +118,7 @@ async def measure(
     times, server, stages = [], [], []
     ticks0 = read_cpu_ticks()
     srv0 = server_cpu_s() if server_cpu_s else None
+    jit0 = jit_s() if jit_s else None
     cpu0, wall0 = time.process_time(), time.perf_counter()
     for q in questions:
         # The issue times recall with its query embedding: every timed question is embedded by
@@ -125,6 +133,7 @@ async def measure(
         stages.append(result.xray.timings)
     client_s, wall_s = time.process_time() - cpu0, time.perf_counter() - wall0
     srv_s = server_cpu_s() - srv0 if server_cpu_s and srv0 is not None else None
+    jit_ms = (jit_s() - jit0) * 1000 / len(questions) if jit_s and jit0 is not None else None
     ticks1 = read_cpu_ticks()
     load_after = load()
     busy_s = (ticks1.busy - ticks0.busy) / os.sysconf("SC_CLK_TCK")
@@ -135,6 +144,7 @@ async def measure(
         "mean_ms": round(statistics.fmean(times), 1),
         "server_p50_ms": round(pct(server, 0.5), 1),
         **cpu_figures(len(questions), client_s, srv_s, busy_s, wall_s),
+        "jit_cpu_ms_per_recall": None if jit_ms is None else round(jit_ms, 1),
         "stage_p50_ms": {s: round(pct([t.get(s, 0.0) for t in stages], 0.5), 1) for s in names},
         "queries": len(times),
         "load_before": load_before,
@@ -175,18 +185,21 @@ from /proc; n/a when the server was not started by the benchmark, `--uri`), tota
 1.6x another run's means a machine 1.6x slower or busier); wall above CPU = waiting for a core,
 CPU itself up = a slower core. Busy / steal = share of all cores' time busy / stolen by the
 hypervisor during the timed recalls; others = the cores other processes kept busy meanwhile
-(busy − client − server, over the wall).
+(busy − client − server, over the wall). JIT = CPU ms per recall of the JVM's JIT compiler
+threads during the timed recalls (n/a with `--uri`): near 0 on a warm server.
 """
 
 
-def report_md(rows: list[dict[str, Any]]) -> str:
-    """The result table with its column notes and a one-line summary of the machine's speed."""
+def report_md(rows: list[dict[str, Any]], warmups: Sequence[dict[str, Any]] = ()) -> str:
+    """The result table with its column notes, the warm-up of each size and a one-line summary
+    of the machine's speed."""
     md = [
         COLUMNS,
+        *([warmup_md(warmups), ""] if warmups else []),
         "| memories | variant | p50 ms | p95 ms | server p50 ms | CPU ms/recall server + client"
-        " = total | calib wall / CPU ms before → after | busy / steal % | others cores |"
+        " = total | JIT ms | calib wall / CPU ms before → after | busy / steal % | others cores |"
         " load before → after | stage p50 ms |",
-        "|---:|---|---:|---:|---:|---|---|---|---:|---|---|",
+        "|---:|---|---:|---:|---:|---|---:|---|---|---:|---|---|",
     ]
     for r in rows:
         shares, cb, ca = r["cpu_shares"], r["calibration_before"], r["calibration_after"]
@@ -194,6 +207,7 @@ def report_md(rows: list[dict[str, Any]]) -> str:
             f"| {r['memories']} | {r['variant']} | {r['p50_ms']} | {r['p95_ms']} | "
             f"{r['server_p50_ms']} | {_na(r['server_cpu_ms_per_recall'])} + "
             f"{r['client_cpu_ms_per_recall']} = {_na(r['total_cpu_ms_per_recall'])} | "
+            f"{_na(r.get('jit_cpu_ms_per_recall'))} | "
             f"{cb['ms']} / {cb.get('cpu_ms')} → {ca['ms']} / {ca.get('cpu_ms')} | "
             f"{round(100 * shares['busy'])} / {round(100 * shares['steal'], 1)} | "
             f"{_na(r['others_cores'])} | {r['load_before']} → {r['load_after']} | "
@@ -222,11 +236,11 @@ async def main(args: argparse.Namespace) -> None:
         for k, v in VARIANTS.items()
         if (args.pagerank or "PageRank" not in k) and (args.touch or "touching" not in k)
     }
-    rows = []
-    jvm_warm = asked[-args.jvm_warmup :] if args.jvm_warmup > 0 else []
+    rows, warmups = [], []
     async with stack(args.uri, args.home) as km:
         # the JVM's CPU is readable only when this process launched it (its pid in the home)
         server_cpu_s = server_cpu_reader(km) if args.uri is None else None
+        jit_s = thread_cpu_reader(km, JIT_THREADS) if args.uri is None else None
         for size in args.sizes:
             ns = f"scale-{size}"
             build_s = None
@@ -235,15 +249,16 @@ async def main(args: argparse.Namespace) -> None:
                 await km.wipe_namespace(ns)
                 build_s = round(await build_store(km, ns, size, texts), 1)
                 print(f"built {size} memories in {build_s:.0f}s", flush=True)
+            least = args.jvm_warmup if not warmups else WARM_BATCH
+            budget = Warmup(least, max(least, args.jvm_warmup_max), args.jit_settled)
+            pool, kinds = asked[args.queries :], list(variants.values())
+            warmups.append({"memories": size} | await warm_up(km, ns, pool, kinds, budget, jit_s))
             for name, opts in variants.items():
-                for q in jvm_warm:  # once, before the first row (questions not timed)
-                    await km.recall(q, namespace=ns, dry=True)
-                jvm_warm = []
-                res = await measure(km, ns, questions, warm, opts, server_cpu_s)
+                res = await measure(km, ns, questions, warm, opts, server_cpu_s, jit_s)
                 rows.append({"memories": size, "variant": name, **res, "build_s": build_s})
                 print(f"  {size} {name}: {res}", flush=True)
-    md = report_md(rows)
-    path = write_result(args.name, md, {"rows": rows})
+    md = report_md(rows, warmups)
+    path = write_result(args.name, md, {"rows": rows, "warmups": warmups})
     print(md)
     print(f"written to {path}")
 
@@ -261,7 +276,16 @@ if __name__ == "__main__":
     parser.add_argument(
         "--jvm-warmup",
         type=int,
-        default=200,
-        help="untimed recalls before the first row (the JVM compiles its hot paths; default 200)",
+        default=500,
+        help="untimed recalls at least before the first row (the JVM compiles its hot paths)",
+    )
+    parser.add_argument(
+        "--jvm-warmup-max", type=int, default=4000, help="untimed recalls at most per size"
+    )
+    parser.add_argument(
+        "--jit-settled",
+        type=float,
+        default=3.0,
+        help="warm-up ends once the JIT compilers used at most this many ms of CPU per recall",
     )
     asyncio.run(main(parser.parse_args()))

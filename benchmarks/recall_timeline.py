@@ -1,7 +1,8 @@
 """Recall timeline: when, inside one recall, the query embedding and each statement start and end.
 
 For the first ``--queries`` LoCoMo dev questions (dry recalls, query LRU bypassed, after
-``--jvm-warmup`` untimed recalls of the last questions, as ``recall_perf``), it records the ms
+``--jvm-warmup`` untimed recalls of the other questions, cycled: a fresh JVM compiles for about a
+thousand, ``benchmarks.jvm_warmup``), it records the ms
 after ``run_channels`` starts at which the ONNX model run is entered and left, the pooling
 starts, each named statement is handed to the graph client and answered, and each stage clock
 tick; it prints the median of each over the recalls, plus three
@@ -12,7 +13,7 @@ builds and keeps them: ``--home`` of its snapshot, or ``--uri`` of a running ser
 with the machine's load: compare two codes by interleaved runs, not against old figures.
 
     python -m benchmarks.recall_timeline --uri bolt://127.0.0.1:PORT [--namespace scale-100000]
-        [--channels vector fulltext episode] [--queries 100] [--jvm-warmup 200]
+        [--channels vector fulltext episode] [--queries 100] [--jvm-warmup 1000]
 """
 
 from __future__ import annotations
@@ -94,9 +95,10 @@ async def main(args: argparse.Namespace) -> None:
     marks: Marks = []
     instrument(marks, [0.0])
     opts: dict[str, Any] = {"channels": tuple(args.channels)} if args.channels else {}
-    warm = [q["question"] for s in data for q in s["qa"]][-args.jvm_warmup :]
+    others = [q["question"] for s in data for q in s["qa"]][args.queries :]
+    warm = [others[i % len(others)] for i in range(args.jvm_warmup)]
     async with stack(args.uri, args.home) as km:
-        for q in warm if args.jvm_warmup > 0 else []:  # JIT, caches: not the timed questions
+        for q in warm:  # JIT, caches: never the timed questions
             await km.recall(q, namespace=args.namespace, dry=True, **opts)
         per: dict[str, list[float]] = defaultdict(list)
         cpu0 = time.process_time()
@@ -124,5 +126,7 @@ if __name__ == "__main__":
     parser.add_argument("--namespace", default="scale-100000")
     parser.add_argument("--channels", nargs="*", default=["vector", "fulltext", "episode"])
     parser.add_argument("--queries", type=int, default=100)
-    parser.add_argument("--jvm-warmup", type=int, default=200, help="untimed recalls first")
+    parser.add_argument(
+        "--jvm-warmup", type=int, default=1000, help="untimed recalls first (benchmarks.jvm_warmup)"
+    )
     asyncio.run(main(parser.parse_args()))

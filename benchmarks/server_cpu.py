@@ -4,7 +4,9 @@
 Neo4j that ``km``'s local stack launched (its pid is in the home's ``server.json``), read from
 /proc in 10 ms ticks; it scans every process, so call it around a run, not per statement.
 ``server_cpu_reader(km)`` finds the group's processes once and returns a cheap reader for
-per-statement use (``trace.Tracer``). Linux only.
+per-statement use (``trace.Tracer``). ``thread_cpu_reader(km, names)`` reads only the group's
+threads of the given names (``JIT_THREADS``: the JVM's JIT compilers, which keep compiling hot
+paths for the first thousand or so recalls). Linux only.
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from kgmem.service import Kgmem
+
+# HotSpot's compiler threads, as /proc names them (the kernel keeps 15 characters of a name)
+JIT_THREADS = ("C1 CompilerThre", "C2 CompilerThre")
 
 
 def server_cpu(km: Kgmem) -> float:
@@ -52,6 +57,33 @@ def server_cpu_reader(km: Kgmem) -> Callable[[], float]:
             with contextlib.suppress(OSError):
                 fields = stat.read_text(encoding="ascii").rsplit(")", 1)[1].split()
                 total += int(fields[11]) + int(fields[12])
+        return total / tick
+
+    return read
+
+
+def thread_cpu_reader(km: Kgmem, names: tuple[str, ...]) -> Callable[[], float]:
+    """CPU seconds (user + system) used so far by the threads named ``names`` of the local
+    Neo4j's process group. The threads are listed again at each reading, since the JVM may start
+    and stop compiler threads; a thread that ended meanwhile takes its seconds with it, so a
+    difference of two readings can only undercount."""
+    info = json.loads((km.settings.home / "server.json").read_text(encoding="utf-8"))
+    tick = os.sysconf("SC_CLK_TCK")
+    pids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            if int(stat.read_text(encoding="ascii").rsplit(")", 1)[1].split()[2]) == info["pid"]:
+                pids.append(stat.parent.name)
+
+    def read() -> float:
+        total = 0
+        for pid in pids:
+            for stat in Path(f"/proc/{pid}/task").glob("*/stat"):
+                with contextlib.suppress(OSError):
+                    text = stat.read_text(encoding="ascii")
+                    if text[text.index("(") + 1 : text.rindex(")")] in names:
+                        fields = text.rsplit(")", 1)[1].split()
+                        total += int(fields[11]) + int(fields[12])
         return total / tick
 
     return read

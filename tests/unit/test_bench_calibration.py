@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -26,7 +27,7 @@ from benchmarks.calibration import (
     workload,
 )
 from benchmarks.recall_perf import cpu_figures, report_md
-from benchmarks.server_cpu import server_cpu_reader
+from benchmarks.server_cpu import server_cpu_reader, thread_cpu_reader
 
 ticks = st.integers(min_value=0, max_value=10**9)
 
@@ -112,6 +113,19 @@ def test_server_cpu_reader_follows_a_process_group(tmp_path: Path) -> None:
     assert read() - before >= 0.1
 
 
+def test_thread_cpu_reader_counts_only_the_named_threads(tmp_path: Path) -> None:
+    (tmp_path / "server.json").write_text(json.dumps({"pid": os.getpgrp()}))
+    km: Any = SimpleNamespace(settings=SimpleNamespace(home=tmp_path))
+    me = Path(f"/proc/self/task/{threading.get_native_id()}/comm").read_text().strip()
+    mine, nobody = thread_cpu_reader(km, (me,)), thread_cpu_reader(km, ("no such thread",))
+    before, none_before = mine(), nobody()
+    deadline = time.process_time() + 0.15
+    while time.process_time() < deadline:
+        pass
+    assert mine() - before >= 0.1
+    assert nobody() == none_before == 0
+
+
 def test_cpu_figures_per_recall() -> None:
     out = cpu_figures(100, client_s=3.0, server_s=2.0, busy_s=9.0, wall_s=4.0)
     assert out == {
@@ -137,6 +151,7 @@ def _row(**over: Any) -> dict[str, Any]:
         "p95_ms": 50.0,
         "server_p50_ms": 10.0,
         **cpu_figures(10, client_s=0.3, server_s=0.1, busy_s=1.0, wall_s=0.5),
+        "jit_cpu_ms_per_recall": 1.5,
         "stage_p50_ms": {"embed": 5.0},
         "load_before": [1.0, 1.0, 1.0],
         "load_after": [2.0, 1.0, 1.0],
@@ -150,12 +165,12 @@ def _row(**over: Any) -> dict[str, Any]:
 def test_report_md_shows_the_new_columns() -> None:
     md = report_md([_row(), _row(memories=10000, calibration_after={"ms": 90.0, "cpu_ms": 85.0})])
     assert "| 1000 | all channels (default) | 30.0 | 50.0 | 10.0 | 10.0 + 30.0 = 40.0 |" in md
-    assert "| 100.0 / 80.0 → 120.0 / 90.0 | 90 / 2.0 | 1.2 |" in md
+    assert "= 40.0 | 1.5 | 100.0 / 80.0 → 120.0 / 90.0 | 90 / 2.0 | 1.2 |" in md
     assert "wall median 100.0 ms (range 90.0–120.0), CPU median 82.5 ms (range 80.0–90.0)" in md
     assert "steal at most 2.0 %" in md
 
 
 def test_report_md_says_na_without_the_server() -> None:
     no_server = cpu_figures(10, client_s=0.3, server_s=None, busy_s=1.0, wall_s=0.5)
-    md = report_md([_row(**no_server)])
-    assert "| n/a + 30.0 = n/a |" in md
+    md = report_md([_row(**no_server, jit_cpu_ms_per_recall=None)])
+    assert "| n/a + 30.0 = n/a | n/a |" in md
