@@ -218,9 +218,9 @@ def report_md(rows: list[dict[str, Any]], warmups: Sequence[dict[str, Any]] = ()
     if calibs:
         wall, cpu = [c["ms"] for c in calibs], [c.get("cpu_ms", c["ms"]) for c in calibs]
         md.append(
-            f"\nCalibration over the run: wall median {statistics.median(wall)} ms (range "
-            f"{min(wall)}–{max(wall)}), CPU median {statistics.median(cpu)} ms (range "
-            f"{min(cpu)}–{max(cpu)}); steal at most "
+            f"\nCalibration over the run: wall median {round(statistics.median(wall), 2)} ms "
+            f"(range {min(wall)}–{max(wall)}), CPU median {round(statistics.median(cpu), 2)} ms "
+            f"(range {min(cpu)}–{max(cpu)}); steal at most "
             f"{max(round(100 * r['cpu_shares']['steal'], 1) for r in rows)} % of the cores' time."
         )
     return "\n".join(md) + "\n"
