@@ -11,9 +11,10 @@ recalls (sessions 8-10) therefore timed a server still compiling.
 ``warm_up`` runs ``Kgmem.recall`` (dry) in batches of ``WARM_BATCH`` questions that are never
 timed, each batch with the next variant's options (each variant runs its own statements), until
 ``settled``: at least ``Warmup.least`` recalls, and the compilers used at most
-``Warmup.jit_ms_per_recall`` ms of CPU per recall over the last batch, or ``Warmup.most`` recalls
-were run. Without a compiler reading (a server this process did not start) it runs ``least``.
-It prints one line per batch, and returns what it did for the result file (``warmup_md``).
+``Warmup.jit_ms_per_recall`` ms of CPU per recall over the last ``SETTLE_BATCHES`` batches, or
+``Warmup.most`` recalls were run. Without a compiler reading (a server this process did not
+start) it runs ``least``. It prints one line per batch, and returns what it did for the result
+file (``warmup_md``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from typing import Any
 from kgmem.service import Kgmem
 
 WARM_BATCH = 100
+SETTLE_BATCHES = 3
 
 
 @dataclass(frozen=True)
@@ -35,14 +37,20 @@ class Warmup:
     jit_ms_per_recall: float  # the compilers' CPU per recall over a batch that counts as settled
 
 
-def settled(budget: Warmup, done: int, jit_ms: float | None) -> bool:
-    """True once the warm-up may stop: ``done`` recalls so far, the last batch's compiler CPU
-    per recall ``jit_ms`` (None: unknown, so only the count decides)."""
+def settled(budget: Warmup, done: int, jit_ms: Sequence[float | None]) -> bool:
+    """True once the warm-up may stop: ``done`` recalls so far, ``jit_ms`` the compiler CPU per
+    recall of each batch so far (None: unknown, so only the count decides). Compilation comes in
+    bursts (single batches of 1-7 ms well after a thousand recalls), so the mean of the last
+    ``SETTLE_BATCHES`` batches decides, not one lucky batch."""
     if done >= budget.most:
         return True
     if done < budget.least:
         return False
-    return jit_ms is None or jit_ms <= budget.jit_ms_per_recall
+    last = jit_ms[-SETTLE_BATCHES:]
+    if any(ms is None for ms in last):
+        return True
+    known = [ms for ms in last if ms is not None]
+    return len(known) == SETTLE_BATCHES and sum(known) / len(known) <= budget.jit_ms_per_recall
 
 
 async def warm_up(
@@ -56,21 +64,24 @@ async def warm_up(
     """Untimed dry recalls over ``pool`` (cycled) in namespace ``ns`` until ``settled``."""
     if not pool or not variants:
         raise ValueError("warm-up needs questions and at least one variant")
-    done, batch, jit_ms = 0, 0, None
+    done, batch = 0, 0
+    per_batch: list[float | None] = []
     t0 = time.perf_counter()
-    while not settled(budget, done, jit_ms):
+    while not settled(budget, done, per_batch):
         opts = {**variants[batch % len(variants)], "dry": True}
         jit0 = jit_s() if jit_s else None
         for i in range(WARM_BATCH):
             await km.recall(pool[(done + i) % len(pool)], namespace=ns, **opts)
         done, batch = done + WARM_BATCH, batch + 1
         jit_ms = (jit_s() - jit0) * 1000 / WARM_BATCH if jit_s and jit0 is not None else None
+        per_batch.append(jit_ms)
         shown = "n/a" if jit_ms is None else f"{jit_ms:.1f}"
         print(f"  warm-up {ns}: {done} recalls, JIT CPU {shown} ms per recall", flush=True)
+    last = [ms for ms in per_batch[-SETTLE_BATCHES:] if ms is not None]
     return {
         "recalls": done,
         "seconds": round(time.perf_counter() - t0, 1),
-        "last_jit_cpu_ms_per_recall": None if jit_ms is None else round(jit_ms, 1),
+        "last_jit_cpu_ms_per_recall": round(sum(last) / len(last), 1) if last else None,
         "settled_at_ms": budget.jit_ms_per_recall,
     }
 
@@ -83,7 +94,7 @@ def warmup_md(warmups: Sequence[dict[str, Any]]) -> str:
         jit = "not readable (server not started here)" if last is None else f"{last} ms"
         lines.append(
             f"- {w['memories']} memories: {w['recalls']} untimed recalls in {w['seconds']} s; "
-            f"JIT compiler CPU per recall over the last batch of {WARM_BATCH}: {jit} "
+            f"JIT compiler CPU per recall over the last {SETTLE_BATCHES * WARM_BATCH}: {jit} "
             f"(settled at ≤ {w['settled_at_ms']} ms)"
         )
     return "Warm-up before each size's first row (`benchmarks.jvm_warmup`):\n\n" + "\n".join(lines)

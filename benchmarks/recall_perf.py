@@ -1,13 +1,12 @@
 """Recall latency at scale: p50/p95 with the query embedding included and the LLM off.
 
 Builds stores of the given sizes from real LoCoMo text (``benchmarks.synth``), warms the server up
-(``warm_up``, before each size's first row: batches of 100 recalls of questions that are never
-timed, each batch with the next variant's options, until the JVM's JIT compilers used at most
-``--jit-settled`` ms of CPU per recall over a batch; at least ``--jvm-warmup`` recalls before the
-first row, at most ``--jvm-warmup-max``. A fresh JVM keeps compiling for about a thousand recalls:
-session 11 measured 110 ms of compiler CPU per recall over the first 100, 26 over recalls 200-300,
-1-7 after 600, and a 100k p50 of 27 ms after 300 recalls against 22-24 ms after 600. The
-compiler CPU of each timed row is reported too; then 10 recalls before each row), then
+before each size's first row (``benchmarks.jvm_warmup``: batches of 100 recalls of questions that
+are never timed, cycling the variants, until the JVM's JIT compilers used at most
+``--jit-settled`` ms of CPU per recall over the last 3 batches; at least ``--jvm-warmup`` recalls
+before the first row, at most ``--jvm-warmup-max`` per size; a fresh JVM compiles for about a
+thousand recalls, and a row timed meanwhile measured that) and reports the compilers' CPU during
+each timed row; then, after 10 more recalls before each row, it
 times ``Kgmem.recall`` (dry, so the store does not change between queries) for LoCoMo questions,
 per variant (the default: each question's intent picks its channels, seed 004's router; every
 channel forced on; vector + fulltext; the ``precise`` profile the LoCoMo quality figures use;
