@@ -285,6 +285,7 @@ if __name__ == "__main__":
         "--jit-settled",
         type=float,
         default=3.0,
-        help="warm-up ends once the JIT compilers used at most this many ms of CPU per recall",
+        help="warm-up ends once the JIT compilers used at most this many ms of CPU per recall"
+        " over the last 3 batches of 100",
     )
     asyncio.run(main(parser.parse_args()))
