@@ -30,33 +30,41 @@ def server_cpu(km: Kgmem) -> float:
     total = 0
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
-            fields = stat.read_text(encoding="ascii").rsplit(")", 1)[1].split()
+            text = stat.read_text(encoding="ascii")
         except OSError:
             continue
-        if int(fields[2]) == info["pid"]:  # field 5 of stat: the process group
-            total += int(fields[11]) + int(fields[12])  # fields 14, 15: utime, stime
+        if int(text.rsplit(")", 1)[1].split()[2]) == info["pid"]:  # field 5: the process group
+            total += _cpu_ticks(text)
     return total / tick
+
+
+def _group_stats(km: Kgmem) -> list[Path]:
+    """The /proc stat files of the processes in the local Neo4j's process group (its pid is in
+    the home's ``server.json``)."""
+    info = json.loads((km.settings.home / "server.json").read_text(encoding="utf-8"))
+    stats = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            if int(stat.read_text(encoding="ascii").rsplit(")", 1)[1].split()[2]) == info["pid"]:
+                stats.append(stat)
+    return stats
+
+
+def _cpu_ticks(text: str) -> int:
+    fields = text.rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])  # fields 14, 15 of stat: utime, stime
 
 
 def server_cpu_reader(km: Kgmem) -> Callable[[], float]:
     """``server_cpu`` for per-statement use: the process group's pids are found once, so each
     reading is a few small reads of /proc rather than a scan of every process."""
-    info = json.loads((km.settings.home / "server.json").read_text(encoding="utf-8"))
-    tick = os.sysconf("SC_CLK_TCK")
-    stats = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            if int(stat.read_text(encoding="ascii").rsplit(")", 1)[1].split()[2]) == info["pid"]:
-                stats.append(stat)
-        except OSError:
-            continue
+    stats, tick = _group_stats(km), os.sysconf("SC_CLK_TCK")
 
     def read() -> float:
         total = 0
         for stat in stats:
             with contextlib.suppress(OSError):
-                fields = stat.read_text(encoding="ascii").rsplit(")", 1)[1].split()
-                total += int(fields[11]) + int(fields[12])
+                total += _cpu_ticks(stat.read_text(encoding="ascii"))
         return total / tick
 
     return read
@@ -67,23 +75,16 @@ def thread_cpu_reader(km: Kgmem, names: tuple[str, ...]) -> Callable[[], float]:
     Neo4j's process group. The threads are listed again at each reading, since the JVM may start
     and stop compiler threads; a thread that ended meanwhile takes its seconds with it, so a
     difference of two readings can only undercount."""
-    info = json.loads((km.settings.home / "server.json").read_text(encoding="utf-8"))
-    tick = os.sysconf("SC_CLK_TCK")
-    pids = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        with contextlib.suppress(OSError):
-            if int(stat.read_text(encoding="ascii").rsplit(")", 1)[1].split()[2]) == info["pid"]:
-                pids.append(stat.parent.name)
+    tasks, tick = [stat.parent / "task" for stat in _group_stats(km)], os.sysconf("SC_CLK_TCK")
 
     def read() -> float:
         total = 0
-        for pid in pids:
-            for stat in Path(f"/proc/{pid}/task").glob("*/stat"):
+        for task in tasks:
+            for stat in task.glob("*/stat"):
                 with contextlib.suppress(OSError):
                     text = stat.read_text(encoding="ascii")
                     if text[text.index("(") + 1 : text.rindex(")")] in names:
-                        fields = text.rsplit(")", 1)[1].split()
-                        total += int(fields[11]) + int(fields[12])
+                        total += _cpu_ticks(text)
         return total / tick
 
     return read
