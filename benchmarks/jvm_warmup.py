@@ -46,11 +46,10 @@ def settled(budget: Warmup, done: int, jit_ms: Sequence[float | None]) -> bool:
         return True
     if done < budget.least:
         return False
-    last = jit_ms[-SETTLE_BATCHES:]
-    if any(ms is None for ms in last):
+    last = [ms for ms in jit_ms[-SETTLE_BATCHES:] if ms is not None]
+    if len(last) < len(jit_ms[-SETTLE_BATCHES:]):  # no reading: the count decided
         return True
-    known = [ms for ms in last if ms is not None]
-    return len(known) == SETTLE_BATCHES and sum(known) / len(known) <= budget.jit_ms_per_recall
+    return len(last) == SETTLE_BATCHES and sum(last) / SETTLE_BATCHES <= budget.jit_ms_per_recall
 
 
 async def warm_up(

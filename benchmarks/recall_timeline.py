@@ -1,8 +1,8 @@
 """Recall timeline: when, inside one recall, the query embedding and each statement start and end.
 
 For the first ``--queries`` LoCoMo dev questions (dry recalls, query LRU bypassed, after
-``--jvm-warmup`` untimed recalls of the other questions, cycled: a fresh JVM compiles for about a
-thousand, ``benchmarks.jvm_warmup``), it records the ms
+``--jvm-warmup`` untimed recalls of the other questions, in batches of 100, cycled: a fresh JVM
+compiles for about a thousand, ``benchmarks.jvm_warmup``), it records the ms
 after ``run_channels`` starts at which the ONNX model run is entered and left, the pooling
 starts, each named statement is handed to the graph client and answered, and each stage clock
 tick; it prints the median of each over the recalls, plus three
@@ -28,6 +28,7 @@ from collections import defaultdict
 from typing import Any
 
 from benchmarks.harness import LOCOMO
+from benchmarks.jvm_warmup import Warmup, warm_up
 from benchmarks.recall_perf import stack
 from kgmem.graph import client
 from kgmem.ml.onnx_model import OnnxEncoder
@@ -96,10 +97,9 @@ async def main(args: argparse.Namespace) -> None:
     instrument(marks, [0.0])
     opts: dict[str, Any] = {"channels": tuple(args.channels)} if args.channels else {}
     others = [q["question"] for s in data for q in s["qa"]][args.queries :]
-    warm = [others[i % len(others)] for i in range(args.jvm_warmup)]
+    budget = Warmup(args.jvm_warmup, args.jvm_warmup, jit_ms_per_recall=0.0)  # a fixed count
     async with stack(args.uri, args.home) as km:
-        for q in warm:  # JIT, caches: never the timed questions
-            await km.recall(q, namespace=args.namespace, dry=True, **opts)
+        await warm_up(km, args.namespace, others, [opts], budget, jit_s=None)
         per: dict[str, list[float]] = defaultdict(list)
         cpu0 = time.process_time()
         for q in questions:

@@ -25,17 +25,7 @@ JIT_THREADS = ("C1 CompilerThre", "C2 CompilerThre")
 
 def server_cpu(km: Kgmem) -> float:
     """CPU seconds (user + system) used so far by the local Neo4j's process group."""
-    info = json.loads((km.settings.home / "server.json").read_text(encoding="utf-8"))
-    tick = os.sysconf("SC_CLK_TCK")
-    total = 0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            text = stat.read_text(encoding="ascii")
-        except OSError:
-            continue
-        if int(text.rsplit(")", 1)[1].split()[2]) == info["pid"]:  # field 5: the process group
-            total += _cpu_ticks(text)
-    return total / tick
+    return server_cpu_reader(km)()
 
 
 def _group_stats(km: Kgmem) -> list[Path]:
