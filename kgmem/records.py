@@ -44,6 +44,21 @@ class RelationMention:
 
 
 @dataclass(frozen=True)
+class Claim:
+    """What a memory asserts, normalised: ``subject``'s attribute ``slot`` (a
+    ``taxonomy.slots.slot_key``: "residence", "possession:car") has ``value`` — or, with polarity
+    "ended", no longer has it (``value`` may then be empty: "broke up"). ``subject`` is a
+    normalised entity name (the speaker for "I"). ``confidence`` gates whether the write path
+    acts on it."""
+
+    subject: str
+    slot: str
+    value: str
+    polarity: str = "holds"  # a taxonomy.slots.Polarity value
+    confidence: float = 0.6
+
+
+@dataclass(frozen=True)
 class ExtractedFact:
     """One atomic, standalone memory candidate produced by an extractor."""
 
@@ -59,6 +74,7 @@ class ExtractedFact:
     emotion: str = "neutral"  # Ekman category or neutral
     source_turn_ids: tuple[str, ...] = ()
     tags: tuple[str, ...] = field(default_factory=tuple)
+    claim: Claim | None = None  # set by an engine that reads claims (the LLM); else the gate's
 
 
 @dataclass(frozen=True)

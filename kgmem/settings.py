@@ -83,6 +83,12 @@ class Settings(BaseSettings):
     # --- memory ----------------------------------------------------------------------------------
     namespace: str = Field("default", description="Namespace used when the caller names none.")
     max_content_chars: int = Field(8192, ge=1, description="Longest memory or turn accepted.")
+    claim_min_confidence: float = Field(
+        0.5,
+        ge=0.0,
+        le=1.0,
+        description="A claim (subject, slot, value) below this confidence never retires a memory.",
+    )
 
     # --- lifecycle (kgmem/lifecycle: retention and the consolidation job) --------------------
     retention_model: Literal["fsrs", "exp"] = Field(

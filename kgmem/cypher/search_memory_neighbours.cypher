@@ -14,6 +14,7 @@ CALL (it) {
          collect(CASE WHEN node.namespace = $namespace THEN node {
            .id, .content, .content_hash, .category, .status, .valid_from, .valid_until,
            .importance, .utility, .confidence, .pinned, .immutable, .created_at, .session_id,
+           .claim_subject, .claim_slot, .claim_value, .claim_polarity, .claim_confidence,
            similarity: score, entities: [(node)-[:MENTIONS]->(e:Entity) | e.normalized_name]
          } END)[..$k] AS neighbours
 }

@@ -184,6 +184,17 @@ async def search_memory_neighbours(
     ]
 
 
+async def find_claim_holders(
+    graph: GraphClient, *, namespace: str, items: list[dict[str, Any]], limit: int
+) -> dict[int, list[Row]]:
+    """Per item (``key``, ``subject``, ``family``): the live memories asserting that subject's
+    slot family, newest first."""
+    if not items:
+        return {}
+    rows = await graph.run("find_claim_holders", namespace=namespace, items=items, limit=limit)
+    return {int(r["key"]): list(r["holders"]) for r in rows}
+
+
 # The count that says a text search's window held enough: the memory half's own rows, the
 # episode half's own episodes (several episodes may feed one memory).
 FOUND = {"memory": "hits", "episode": "episodes"}

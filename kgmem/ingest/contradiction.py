@@ -33,6 +33,7 @@ class ContradictionKind(StrEnum):
     NUMBER_CHANGE = "number_change"
     DATE_CHANGE = "date_change"
     CORRECTION = "correction"
+    TRANSITION = "transition"  # a claim's value ends: quit, sold, left, broke up, passed away
 
 
 @dataclass(frozen=True)

@@ -18,11 +18,13 @@ gate reads and returns are in ``gate_records.py``, the same-subject rule in ``su
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from kgmem.ingest.contradiction import ContradictionCheck, detect_contradiction
+from kgmem.ingest.claim_gate import ClaimConflict, ClaimSkip, claim_conflict
+from kgmem.ingest.contradiction import ContradictionCheck, ContradictionKind, detect_contradiction
 from kgmem.ingest.gate_records import GateAction, GateDecision, Neighbour
 from kgmem.ingest.normalize import normalize_name
 from kgmem.ingest.sameness import MIN_SHARED_WORDING, separate_occurrences, shared_wording
@@ -33,7 +35,7 @@ from kgmem.ingest.synthesis import (
     synthesize,
     synthesize_conflict,
 )
-from kgmem.records import ExtractedFact
+from kgmem.records import Claim, ExtractedFact
 from kgmem.taxonomy import Category, ConflictStrategy, MemoryRelation, Status
 from kgmem.taxonomy.parsing import parse_enum
 
@@ -51,6 +53,15 @@ SIM_EPS = 1e-9  # a cosine of 0.95 computed as 0.9499999999 is still 0.95
 
 # Statuses a new fact can duplicate or contradict; superseded/merged/archived ones are history.
 LIVE_STATUSES: frozenset[str] = frozenset({Status.ACTIVE, Status.STALE, Status.CHALLENGED})
+# A claim below this confidence never retires anything (``Settings.claim_min_confidence``).
+CLAIM_MIN_CONFIDENCE = 0.5
+# Words that say the state changed. A negation without one ("I've never written Flask routes" /
+# "I'm implementing a Flask route") is a contradiction to keep and flag, not an update.
+_CHANGE_CUE_RE = re.compile(
+    r"\b(?:now|anymore|any more|no longer|switched|started|stopped|quit|gave up|these days"
+    r"|nowadays|changed|finally|again|became|turned|moved|left|actually|instead|not \w+ but)\b",
+    re.IGNORECASE,
+)
 
 
 def decide(
@@ -60,8 +71,13 @@ def decide(
     neighbours: Sequence[Neighbour],
     strategy: ConflictStrategy,
     now: datetime,
+    *,
+    claim: Claim | None = None,
+    holders: Sequence[Neighbour] = (),
+    min_claim_confidence: float = CLAIM_MIN_CONFIDENCE,
 ) -> GateDecision:
-    """Gate one candidate against its neighbours (see module doc)."""
+    """Gate one candidate against its neighbours and the memories asserting the same subject's
+    slot (``holders``; see module doc)."""
     strategy = parse_enum(ConflictStrategy, strategy, "conflict strategy")
     now = aware_utc(now)
     live = sorted((n for n in neighbours if _is_live(n, now)), key=_rank)
@@ -70,6 +86,24 @@ def decide(
             return GateDecision(
                 GateAction.REINFORCE, n.memory_id, "exact content hash match", _sim(n)
             )
+    claimed = [h for h in (*holders, *live) if _is_live(h, now)]
+    verdict = claim_conflict(claim, claimed, min_claim_confidence)
+    if isinstance(verdict, ClaimConflict):
+        return _resolve(candidate, verdict.holder, verdict.check, strategy, now)
+    decision = _by_similarity(candidate, candidate_entities, live, strategy, now, claim)
+    if isinstance(verdict, ClaimSkip) and decision.action == GateAction.CREATE:
+        return replace(decision, reason=f"{decision.reason}; {verdict.reason}")
+    return decision
+
+
+def _by_similarity(
+    candidate: ExtractedFact,
+    candidate_entities: frozenset[str],
+    live: list[Neighbour],
+    strategy: ConflictStrategy,
+    now: datetime,
+    claim: Claim | None,
+) -> GateDecision:
     subject = frozenset(normalize_name(e) for e in candidate_entities) - {""}
     # About someone else (disjoint entities): never a duplicate, never a contradiction.
     lead = lead_name(candidate.content)
@@ -84,8 +118,12 @@ def decide(
         if not is_correction and separate_occurrences(candidate.content, n.content):
             passed.append(f"{n.memory_id} is another dated occurrence")
             continue  # two dated events: neither one told twice nor one contradicting the other
-        conflict = detect_contradiction(
-            candidate.content, n.content, new_is_correction=is_correction
+        # Two claims about different subjects or slots are different facts, however alike the
+        # words; two on the same slot were judged by the claim rule above.
+        conflict = (
+            None
+            if claim is not None and n.claim is not None
+            else detect_contradiction(candidate.content, n.content, new_is_correction=is_correction)
         )
         if conflict is not None:
             return _resolve(candidate, n, conflict, strategy, now)
@@ -150,6 +188,12 @@ def _resolve(
         return replace(base, action=GateAction.SKIP, reason=reason, relation=None)
     if strategy == ConflictStrategy.ASK:
         return flag("both kept until resolved")
+    if (
+        strategy == ConflictStrategy.TEMPORAL
+        and conflict.kind == ContradictionKind.NEGATION
+        and not _CHANGE_CUE_RE.search(candidate.content)
+    ):
+        return flag("a contradiction with no sign of a change of state: both kept")
     if strategy == ConflictStrategy.MERGE:
         if n.immutable:
             return flag("immutable memory is never rewritten, both kept")

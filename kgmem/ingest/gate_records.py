@@ -10,6 +10,7 @@ from datetime import datetime
 from enum import StrEnum
 
 from kgmem.ingest.contradiction import ContradictionCheck
+from kgmem.records import Claim
 from kgmem.taxonomy import Category, ConflictStrategy, MemoryRelation, Status
 
 
@@ -41,6 +42,7 @@ class Neighbour:
     pinned: bool = False
     immutable: bool = False
     created_at: datetime | None = None
+    claim: Claim | None = None  # what it asserts, if the write path read a claim from it
 
 
 @dataclass(frozen=True)

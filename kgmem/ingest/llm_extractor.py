@@ -22,10 +22,12 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from kgmem.errors import InvalidInput
+from kgmem.ingest.normalize import normalize_name
 from kgmem.ml.llm import LLMClient, LLMMalformed
-from kgmem.records import EntityMention, ExtractedFact, RelationMention, Turn
+from kgmem.records import Claim, EntityMention, ExtractedFact, RelationMention, Turn
 from kgmem.taxonomy import Category, EntityType, RelationType
 from kgmem.taxonomy.parsing import parse_enum
+from kgmem.taxonomy.slots import Polarity, Slot, slot_key
 from kgmem.validation import MAX_CONTENT_CHARS
 
 log = logging.getLogger("kgmem.llm")
@@ -35,8 +37,30 @@ MAX_NAME_CHARS = 200  # an entity name longer than this is a sentence, not a nam
 
 _FACT_FIELDS = (
     "content", "category", "confidence", "entities", "relations",
-    "valid_from", "valid_until", "source_turns",
+    "valid_from", "valid_until", "source_turns", "claim",
 )  # fmt: skip
+# What a fact asserts, in the shape the local claim engine reads (kgmem.ingest.claims).
+_CLAIM_SCHEMA: dict[str, Any] = {
+    "type": ["object", "null"],
+    "additionalProperties": False,
+    "required": ["subject", "slot", "qualifier", "value", "polarity"],
+    "description": "The attribute this fact asserts about one person or thing, or null.",
+    "properties": {
+        "subject": {"type": "string", "description": "Who it is about: a name, as in content."},
+        "slot": {"type": "string", "enum": [s.value for s in Slot]},
+        "qualifier": {
+            "type": "string",
+            "description": "For favourite/preference/possession/goal/deadline/budget/quantity: "
+            "the kind of thing (colour, milk, car, ...); else empty.",
+        },
+        "value": {"type": "string", "description": "The value, short; empty if it just ended."},
+        "polarity": {
+            "type": "string",
+            "enum": [p.value for p in Polarity],
+            "description": "ended when the fact says the value no longer holds (quit, sold, left).",
+        },
+    },
+}
 _NULLABLE_DATE = {
     "type": ["string", "null"],
     "description": "ISO date YYYY-MM-DD, resolved against the turn's timestamp; null if unknown.",
@@ -93,6 +117,7 @@ FACTS_SCHEMA: dict[str, Any] = {
                         "items": {"type": "integer"},
                         "description": "The numbers of the turns this fact was taken from.",
                     },
+                    "claim": _CLAIM_SCHEMA,
                 },
             },
         }
@@ -274,9 +299,32 @@ def parse_facts(
                 valid_from=valid_from,
                 valid_until=valid_until,
                 source_turn_ids=_source_ids(item.get("source_turns"), turns),
+                claim=_claim(item.get("claim"), confidence, drops),
             )
         )
     return facts
+
+
+def _claim(raw: object, confidence: float, drops: Counter[str]) -> Claim | None:
+    """The model's claim, or None (stored as a plain memory) when it is absent or invalid."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        drops["claim"] += 1
+        return None
+    subject = normalize_name(str(raw.get("subject") or ""))
+    value = " ".join(str(raw.get("value") or "").split()).lower()
+    try:
+        slot = Slot(str(raw.get("slot")))
+        polarity = Polarity(str(raw.get("polarity") or "holds"))
+    except ValueError:
+        drops["claim"] += 1
+        return None
+    if not subject or (not value and polarity is Polarity.HOLDS):
+        drops["claim"] += 1
+        return None
+    qualifier = normalize_name(str(raw.get("qualifier") or ""))
+    return Claim(subject, slot_key(slot, qualifier), value, polarity.value, confidence)
 
 
 async def extract_with_llm(client: LLMClient, turns: Sequence[Turn]) -> list[ExtractedFact]:

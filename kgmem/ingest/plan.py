@@ -20,6 +20,7 @@ from kgmem.ingest.entity_plan import plan_entities
 from kgmem.ingest.gate_records import GateAction, GateDecision, Neighbour
 from kgmem.ingest.linking import MemoryFeatures, detect_relations
 from kgmem.ingest.normalize import content_hash
+from kgmem.ingest.reconcile import resolve_batch_refs
 from kgmem.ingest.scoring import WriteScores
 from kgmem.ingest.write_plan import Candidate, WritePlan, memory_row
 from kgmem.records import WriteReceipt
@@ -57,6 +58,7 @@ def plan_writes(
     plan = WritePlan()
     for c, d, s in zip(candidates, decisions, scores, strict=True):
         _apply_decision(plan, c, d, s, c.key in captured, merged_embeddings, now, actor, new_id)
+    resolve_batch_refs(plan)  # a decision may name an earlier fact of the batch (reconcile)
     plan_entities(plan, candidates, resolutions)
     _plan_memory_links(plan, candidates, neighbours)
     return plan

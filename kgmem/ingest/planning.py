@@ -20,24 +20,27 @@ from kgmem.graph import index_search, repository
 from kgmem.ingest.batch_dedup import group_batch
 from kgmem.ingest.box_plan import plan_boxes
 from kgmem.ingest.boxes import BoxState
+from kgmem.ingest.claims import extract_claim
 from kgmem.ingest.emotion import Category as EmotionCategory
 from kgmem.ingest.emotion import Emotion
 from kgmem.ingest.episodes import as_utc
-from kgmem.ingest.gate import decide
 from kgmem.ingest.gate_records import Neighbour
 from kgmem.ingest.ingestor import ExtractionReport, Ingestor
 from kgmem.ingest.normalize import content_hash, normalize_name
 from kgmem.ingest.plan import plan_writes
 from kgmem.ingest.preparation import Vectors
+from kgmem.ingest.reconcile import reconcile
 from kgmem.ingest.resolution import resolve_entities
+from kgmem.ingest.rewrite import speaker_label
 from kgmem.ingest.scoring import score_candidate
 from kgmem.ingest.tagging import TagCandidate, tag_and_capture
 from kgmem.ingest.traces import Trace
 from kgmem.ingest.write_plan import Candidate, WritePlan
-from kgmem.records import ExtractedFact, Turn
+from kgmem.records import Claim, ExtractedFact, Turn
 from kgmem.taxonomy import ConflictStrategy
 
 NEIGHBOURS_K = 10
+CLAIM_HOLDERS_K = 10  # live memories read per candidate claim (a slot's current values)
 
 
 async def gate_and_plan(
@@ -63,17 +66,20 @@ async def gate_and_plan(
         f = g.fact
         src = [by_id[s] for s in f.source_turn_ids if s in by_id]
         first = src[0] if src else turns[0]
+        entities = frozenset(n for n in (normalize_name(e.name) for e in f.entities) if n)
+        speaker = speaker_label(first.speaker, first.role) if src else None
         candidates.append(
             Candidate(
                 key=key,
                 fact=f,
                 hash=content_hash(f.content),
                 embedding=embeddings[g.representative],
-                entities=frozenset(n for n in (normalize_name(e.name) for e in f.entities) if n),
+                entities=entities,
                 episode_ids=tuple(s.turn_id for s in src if s.turn_id),
                 session_id=first.session_id,
                 at=first.at or now,
                 source=source or ("human" if first.role == "user" else "agent"),
+                claim=f.claim or extract_claim(f.content, speaker=speaker, names=entities),
             )
         )
     rows = await index_search.search_memory_neighbours(
@@ -83,10 +89,25 @@ async def gate_and_plan(
         items=[{"key": c.key, "hash": c.hash, "embedding": c.embedding} for c in candidates],
     )
     neighbours = {int(r["key"]): [_neighbour(n) for n in r["neighbours"]] for r in rows}
-    decisions = [
-        decide(c.fact, c.hash, c.entities, neighbours.get(c.key, []), strategy, now)
-        for c in candidates
-    ]
+    holder_rows = await index_search.find_claim_holders(
+        ing.graph,
+        namespace=ns,
+        limit=CLAIM_HOLDERS_K,
+        items=[
+            {"key": c.key, "subject": c.claim.subject, "family": c.claim.slot.partition(":")[0]}
+            for c in candidates
+            if c.claim is not None
+        ],
+    )
+    holders = {k: [_neighbour(n) for n in hs] for k, hs in holder_rows.items()}
+    decisions = reconcile(
+        candidates,
+        neighbours,
+        holders,
+        strategy,
+        now,
+        min_claim_confidence=ing.settings.claim_min_confidence,
+    )
     t0 = rep.tick("gate", t0)
     merged = [
         (c.key, d.merged_content)
@@ -136,7 +157,17 @@ async def gate_and_plan(
 
 
 def _neighbour(n: dict[str, Any]) -> Neighbour:
+    claim = None
+    if n.get("claim_slot") and n.get("claim_subject"):
+        claim = Claim(
+            subject=n["claim_subject"],
+            slot=n["claim_slot"],
+            value=n.get("claim_value") or "",
+            polarity=n.get("claim_polarity") or "holds",
+            confidence=float(n.get("claim_confidence") or 0.0),
+        )
     return Neighbour(
+        claim=claim,
         memory_id=n["id"],
         content=n["content"],
         content_hash=n["content_hash"],

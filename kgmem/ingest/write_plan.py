@@ -17,7 +17,7 @@ from typing import Any
 from kgmem.ingest.scoring import WriteScores
 from kgmem.ingest.tagging import CAPTURE_STABILITY_BOOST
 from kgmem.memory_kind import classify_kind
-from kgmem.records import ExtractedFact, WriteReceipt
+from kgmem.records import Claim, ExtractedFact, WriteReceipt
 from kgmem.taxonomy.category_tables import DEFAULT_MEMORY_TYPE
 from kgmem.taxonomy.parsing import parse_enum
 
@@ -35,6 +35,7 @@ class Candidate:
     session_id: str | None
     at: datetime  # when it was said (the turn's own time)
     source: str
+    claim: Claim | None = None  # what it asserts (the engine's, else the local claim reader's)
 
 
 @dataclass
@@ -99,6 +100,22 @@ def memory_row(
         "tags": list(f.tags),
         "session_id": c.session_id,
         "embedding": c.embedding,
+        **claim_props(c.claim),
+    }
+
+
+def claim_props(claim: Claim | None) -> dict[str, Any]:
+    """A memory's claim as properties; ``claim_family`` (the slot without its qualifier) keys
+    the lookup index that finds the holders of a subject's slot."""
+    if claim is None:
+        return {}
+    return {
+        "claim_subject": claim.subject,
+        "claim_slot": claim.slot,
+        "claim_family": claim.slot.partition(":")[0],
+        "claim_value": claim.value,
+        "claim_polarity": claim.polarity,
+        "claim_confidence": claim.confidence,
     }
 
 

@@ -11,3 +11,5 @@ CREATE INDEX entity_namespace_first_token IF NOT EXISTS FOR (n:Entity) ON (n.nam
 CREATE INDEX box_namespace_status IF NOT EXISTS FOR (n:Box) ON (n.namespace, n.status);
 CREATE INDEX trace_namespace IF NOT EXISTS FOR (n:Trace) ON (n.namespace, n.last_at);
 CREATE INDEX status_change_namespace_memory IF NOT EXISTS FOR (n:StatusChange) ON (n.namespace, n.memory_id);
+// Claims: the current value of a subject's slot and its history are one indexed read.
+CREATE INDEX memory_claim IF NOT EXISTS FOR (n:Memory) ON (n.namespace, n.claim_subject, n.claim_family);

@@ -1,0 +1,18 @@
+// For each candidate claim: the live memories of the namespace that assert the same subject's slot family (any qualifier, any value), newest first.
+// params: $namespace, $items, $limit
+// Conflicts are found by (namespace, subject, slot), not by embedding similarity: two wordings
+// of a change ("I'm at Stripe now" / "works at Google") can be far apart in the vector space.
+UNWIND $items AS it
+CALL (it) {
+  MATCH (m:Memory {namespace: $namespace, claim_subject: it.subject, claim_family: it.family})
+  WHERE m.status IN ['active', 'stale', 'challenged']
+  WITH m ORDER BY coalesce(m.valid_from, m.created_at) DESC, m.id
+  LIMIT $limit
+  RETURN collect(m {
+    .id, .content, .content_hash, .category, .status, .valid_from, .valid_until,
+    .importance, .utility, .confidence, .pinned, .immutable, .created_at, .session_id,
+    .claim_subject, .claim_slot, .claim_value, .claim_polarity, .claim_confidence,
+    similarity: 0.0, entities: [(m)-[:MENTIONS]->(e:Entity) | e.normalized_name]
+  }) AS holders
+}
+RETURN it.key AS key, holders

@@ -1,0 +1,209 @@
+"""The local claim engine: what a memory asserts, as (subject, slot, value, polarity).
+
+``extract_claim(content, speaker=..., names=...)`` reads a memory's third-person text with the
+lexicon of :mod:`kgmem.ingest.claim_patterns` and returns a :class:`~kgmem.records.Claim` or None
+(no slot the vocabulary knows, a hypothetical, a value that does not parse: the memory is then
+stored as a plain memory). The **subject** is the name the wording gives it ("Maya's favourite
+colour is"), else the nearest name before the verb in the same clause ("Maya's brother Leo moved"
+→ Leo; "Maya's sister lives in Boston" → "maya's sister", another subject than Maya), else the
+speaker. The **value** is cut at the first word that ends it ("Austin last week" → "austin") and
+normalised (articles, "new", possessives dropped). ``same_value`` says whether two values name
+the same thing (equal, or one refines the other: "Paris" / "Paris, France"). Pure, no model.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kgmem.ingest.claim_patterns import (
+    ADDITIVE_RE,
+    HYPOTHETICAL_RE,
+    KIN_RE,
+    KIND_WORDS,
+    PATTERNS,
+    ClaimPattern,
+)
+from kgmem.ingest.normalize import normalize_name
+from kgmem.ingest.synthesis import STOPWORDS, stem, tokens
+from kgmem.records import Claim
+from kgmem.taxonomy.slots import Polarity, Slot, slot_key
+from kgmem.word_lists import word_set
+
+# Confidence of a claim read by the local engine: a wording that names the slot outright
+# ("favourite colour is", "moved to") is surer than one inferred from a bare verb.
+SURE = 0.8
+LOOSE = 0.6
+_LOOSE_SLOTS = frozenset({Slot.QUANTITY, Slot.HOBBY, Slot.PREFERENCE, Slot.POSSESSION})
+
+# words that end a value: "Austin last week", "Stripe as a designer", "green now"
+_BOUNDARY = word_set(
+    "and but because since so which who whom where when while with for after before as from "
+    "last this next now recently yesterday today tomorrow soon ago again anymore instead though "
+    "too also in on at by until till during about over than then just already still really "
+    "there here because"
+)
+_VALUE_DROP = word_set("a an the new current own my his her their its our your brand another")
+_NAME_RE = re.compile(r"[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*")
+_CLAUSE_RE = re.compile(r"[,;:.!?]|\b(?:and|but|because|while|whereas)\b")
+# capitalised words that open a sentence or stand for no one
+_NOT_NAMES = word_set(
+    "i the a an this that these those it he she they we you my our your his her their its "
+    "actually also so well oh ok okay yes no now then but and after before when since recently "
+    "last next today yesterday monday tuesday wednesday thursday friday saturday sunday"
+)
+_MAX_VALUE_WORDS = 6
+
+
+def extract_claim(
+    content: str, *, speaker: str | None = None, names: frozenset[str] = frozenset()
+) -> Claim | None:
+    """The claim ``content`` makes (see module doc), or None."""
+    # The earliest match wins (the main clause: "switched to almond milk, oat milk stopped
+    # agreeing with her" is about milk, not a hobby), then the table's order.
+    best: tuple[int, int, Claim] | None = None
+    for order, pattern in enumerate(PATTERNS):
+        for match in pattern.regex.finditer(content):
+            if best is not None and match.start() >= best[0]:
+                break
+            claim = _claim(content, match, pattern, speaker, names)
+            if claim is not None:
+                best = (match.start(), order, claim)
+                break
+    return best[2] if best else None
+
+
+def _claim(
+    content: str,
+    match: re.Match[str],
+    pattern: ClaimPattern,
+    speaker: str | None,
+    names: frozenset[str],
+) -> Claim | None:
+    clause = _clause_before(content, match.start())
+    if not pattern.hypothetical_ok and HYPOTHETICAL_RE.search(clause + " " + match.group(0)):
+        return None  # "might move to Denver", "thinking about going vegan": nothing holds yet
+    raw = match.groupdict().get("v") or ""
+    value = trim_value(raw)
+    ended = pattern.polarity is Polarity.ENDED
+    if not value and not (ended and pattern.slot in (Slot.PARTNER, Slot.RELATIONSHIP_STATUS)):
+        return None
+    qualifier = _qualifier(pattern, match, value)
+    if qualifier is None:
+        return None
+    if ADDITIVE_RE.search(match.group(0)) and not ended and pattern.slot is Slot.POSSESSION:
+        return None  # "another car": an addition, not a replacement
+    subject = _subject(content, match, clause, speaker, names)
+    if not subject:
+        return None
+    conf = LOOSE if pattern.slot in _LOOSE_SLOTS else SURE
+    return Claim(
+        subject=subject,
+        slot=slot_key(pattern.slot, qualifier),
+        value=value if not (ended and pattern.slot is Slot.PARTNER and not _is_name(raw)) else "",
+        polarity=pattern.polarity.value,
+        confidence=conf,
+    )
+
+
+def trim_value(raw: str) -> str:
+    """The value words up to the first boundary word, normalised (lower case, no articles)."""
+    words = raw.strip().split()
+    kept: list[str] = []
+    for w in words:
+        bare = w.strip("'\"’").lower()
+        if kept and (bare in _BOUNDARY or re.fullmatch(r"\d{4}-\d{2}-\d{2}", bare)):
+            break
+        kept.append(bare)
+        if len(kept) >= _MAX_VALUE_WORDS:
+            break
+    while kept and kept[0] in _VALUE_DROP | {"to", "at", "in", "of"}:
+        kept.pop(0)
+    while kept and (kept[-1] in _BOUNDARY or kept[-1] in _VALUE_DROP):
+        kept.pop()
+    kept = [
+        w.removesuffix("'s").removesuffix("’s") if i < len(kept) - 1 else w
+        for i, w in enumerate(kept)
+    ]
+    return " ".join(kept).strip(" -'’")
+
+
+def _qualifier(pattern: ClaimPattern, match: re.Match[str], value: str) -> str | None:
+    """The qualifier of a qualified slot (None when it cannot be read), "" otherwise."""
+    slot = pattern.slot
+    if slot not in (Slot.FAVOURITE, Slot.PREFERENCE, Slot.POSSESSION, Slot.GOAL, Slot.DEADLINE,
+                    Slot.BUDGET, Slot.QUANTITY):  # fmt: skip
+        return ""
+    if pattern.qualifier:
+        return pattern.qualifier
+    given = (match.groupdict().get("q") or "").strip().lower()
+    if slot is Slot.FAVOURITE:
+        return _head(given) or None
+    if slot is Slot.POSSESSION:
+        kinds = [KIND_WORDS[w] for w in value.split() if w in KIND_WORDS]
+        return kinds[-1] if kinds else (_head(value) or None)
+    if slot is Slot.PREFERENCE:
+        # "almond milk" and "oat milk" are both milk; a one-word value is its own kind
+        return _head(value) or None
+    if slot in (Slot.BUDGET, Slot.DEADLINE):
+        # "books" and "book purchases" are one budget: the first content word names it
+        first = [w for w in trim_value(given).split() if w not in STOPWORDS]
+        return stem(first[0]) if first else "general"
+    if slot is Slot.QUANTITY:
+        head = _head(given)
+        return head if head and head not in STOPWORDS and len(head) > 2 else None
+    return "general"  # a goal: one current goal unless the wording says for what
+
+
+def _head(text: str) -> str:
+    words = [w for w in text.split() if w not in _VALUE_DROP]
+    return stem(words[-1]) if words else ""
+
+
+def _clause_before(content: str, at: int) -> str:
+    """The text of the clause the match sits in, up to the match."""
+    before = content[:at]
+    cut = max((m.end() for m in _CLAUSE_RE.finditer(before)), default=0)
+    return before[cut:]
+
+
+def _subject(
+    content: str, match: re.Match[str], clause: str, speaker: str | None, names: frozenset[str]
+) -> str:
+    given = match.groupdict().get("s")
+    if given:
+        return normalize_name(given)
+    found = list(_NAME_RE.finditer(clause))
+    for m in reversed(found):
+        name = m.group(0)
+        if name.split()[0].lower() in _NOT_NAMES:
+            name = " ".join(name.split()[1:])
+        if not name:
+            continue
+        after = clause[m.end() :]
+        rel = re.match(r"['’]s\s+(\w+)(?:\s+(" + _NAME_RE.pattern + r"))?", after)
+        if rel and KIN_RE.match(rel.group(1)):
+            if rel.group(2):  # "Maya's brother Leo"
+                return normalize_name(rel.group(2))
+            return f"{normalize_name(name)}'s {rel.group(1).lower()}"  # "maya's sister"
+        if rel:
+            continue  # "Maya's coffee ...": the possessor is not the subject of this verb
+        return normalize_name(name)
+    if re.search(r"\b(?:he|she|they|it)\b", clause, re.IGNORECASE) and not names:
+        return ""  # an unresolved pronoun names no one we know
+    return normalize_name(speaker) if speaker else ""
+
+
+def _is_name(raw: str) -> bool:
+    return bool(_NAME_RE.match(raw.strip()))
+
+
+def same_value(a: str, b: str) -> bool:
+    """Whether two claim values name the same thing: equal stems, or one refines the other."""
+    sa, sb = _stems(a), _stems(b)
+    if not sa or not sb:
+        return sa == sb
+    return sa <= sb or sb <= sa
+
+
+def _stems(value: str) -> frozenset[str]:
+    return frozenset(stem(t) for t in tokens(value) if t.lower() not in STOPWORDS)

@@ -1,0 +1,103 @@
+"""The closed vocabulary of claim slots: the attributes a memory can assert about a subject.
+
+A claim is (subject, slot, qualifier, value, polarity). The **slot** comes from :class:`Slot`;
+some slots are families keyed by a **qualifier** (``favourite`` of *colour*, ``possession`` of
+*car*, ``preference`` for *milk*, ``quantity`` of *sources*), and the pair is the claim's key,
+written ``slot`` or ``slot:qualifier``. Each slot says whether it is single-valued (a new value
+replaces the current one: one residence, one employer) or multi-valued (an addition is not a
+conflict, only a removal is: pets, languages, hobbies). Extending the vocabulary is adding a
+member here and its spec below; nothing else keys on the list. Pure data, no I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Slot(StrEnum):
+    RESIDENCE = "residence"
+    EMPLOYER = "employer"
+    JOB_TITLE = "job_title"
+    SCHOOL = "school"
+    FIELD_OF_STUDY = "field_of_study"
+    RELATIONSHIP_STATUS = "relationship_status"
+    PARTNER = "partner"
+    PET = "pet"
+    DIET = "diet"
+    FAVOURITE = "favourite"  # qualified: favourite colour, favourite band, ...
+    PREFERENCE = "preference"  # qualified by the kind of thing: milk, editor, airline, ...
+    POSSESSION = "possession"  # qualified by kind: car, phone, laptop, ...
+    HABIT = "habit"
+    HEALTH = "health"
+    ALLERGY = "allergy"
+    NAME = "name"
+    NICKNAME = "nickname"
+    BIRTHDAY = "birthday"
+    AGE = "age"
+    LANGUAGE = "language"
+    HOBBY = "hobby"
+    GOAL = "goal"
+    DEADLINE = "deadline"  # qualified by what is due
+    BUDGET = "budget"  # qualified by what it is for
+    QUANTITY = "quantity"  # qualified by the counted or measured thing (sources, ms, pages)
+
+
+class Polarity(StrEnum):
+    HOLDS = "holds"
+    ENDED = "ended"  # "no longer holds": quit, sold, left, broke up, passed away, ...
+
+
+@dataclass(frozen=True)
+class SlotSpec:
+    multi_valued: bool
+    qualified: bool = False  # the claim key carries a qualifier ("possession:car")
+
+
+SLOT_SPECS: dict[Slot, SlotSpec] = {
+    Slot.RESIDENCE: SlotSpec(multi_valued=False),
+    Slot.EMPLOYER: SlotSpec(multi_valued=False),
+    Slot.JOB_TITLE: SlotSpec(multi_valued=False),
+    Slot.SCHOOL: SlotSpec(multi_valued=False),
+    Slot.FIELD_OF_STUDY: SlotSpec(multi_valued=False),
+    Slot.RELATIONSHIP_STATUS: SlotSpec(multi_valued=False),
+    Slot.PARTNER: SlotSpec(multi_valued=False),
+    Slot.PET: SlotSpec(multi_valued=True),
+    Slot.DIET: SlotSpec(multi_valued=False),
+    Slot.FAVOURITE: SlotSpec(multi_valued=False, qualified=True),
+    Slot.PREFERENCE: SlotSpec(multi_valued=False, qualified=True),
+    # one car, one phone: "my new phone" replaces the old one; "another car" is an addition
+    Slot.POSSESSION: SlotSpec(multi_valued=False, qualified=True),
+    Slot.HABIT: SlotSpec(multi_valued=True),
+    Slot.HEALTH: SlotSpec(multi_valued=True),
+    Slot.ALLERGY: SlotSpec(multi_valued=True),
+    Slot.NAME: SlotSpec(multi_valued=False),
+    Slot.NICKNAME: SlotSpec(multi_valued=False),
+    Slot.BIRTHDAY: SlotSpec(multi_valued=False),
+    Slot.AGE: SlotSpec(multi_valued=False),
+    Slot.LANGUAGE: SlotSpec(multi_valued=True),
+    Slot.HOBBY: SlotSpec(multi_valued=True),
+    Slot.GOAL: SlotSpec(multi_valued=False, qualified=True),
+    Slot.DEADLINE: SlotSpec(multi_valued=False, qualified=True),
+    Slot.BUDGET: SlotSpec(multi_valued=False, qualified=True),
+    Slot.QUANTITY: SlotSpec(multi_valued=False, qualified=True),
+}
+
+
+def slot_key(slot: Slot, qualifier: str = "") -> str:
+    """The stored key of a claim: ``slot`` or ``slot:qualifier`` for a qualified slot."""
+    return f"{slot.value}:{qualifier}" if SLOT_SPECS[slot].qualified and qualifier else slot.value
+
+
+def parse_slot_key(key: str) -> tuple[Slot, str] | None:
+    """``slot_key``'s inverse, or None for a key outside the vocabulary (stored as no claim)."""
+    name, _, qualifier = key.partition(":")
+    try:
+        slot = Slot(name)
+    except ValueError:
+        return None
+    return slot, qualifier
+
+
+def is_multi_valued(slot: Slot) -> bool:
+    return SLOT_SPECS[slot].multi_valued

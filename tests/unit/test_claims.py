@@ -1,0 +1,189 @@
+"""The local claim engine, the gate's claim rule and batch reconciliation, on plain records."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kgmem.ingest.claim_gate import ClaimConflict, ClaimSkip, claim_conflict
+from kgmem.ingest.claims import extract_claim, same_value, trim_value
+from kgmem.ingest.gate import decide
+from kgmem.ingest.gate_records import GateAction, Neighbour
+from kgmem.ingest.normalize import content_hash
+from kgmem.ingest.reconcile import reconcile
+from kgmem.ingest.write_plan import Candidate
+from kgmem.records import Claim, ExtractedFact
+from kgmem.taxonomy import ConflictStrategy
+from kgmem.taxonomy.slots import SLOT_SPECS, Slot, parse_slot_key, slot_key
+
+T0 = datetime(2024, 3, 1, tzinfo=UTC)
+
+
+# text | speaker | subject | slot | value | polarity
+_READINGS = [
+    "Maya prefers oat milk in her coffee. | Maya | maya | preference:milk | oat milk | holds",
+    "Actually, Maya switched to almond milk now. | Maya | maya | preference:milk | almond milk"
+    " | holds",
+    "Maya's brother Leo moved to Seattle last spring. | Maya | leo | residence | seattle | holds",
+    "Maya's sister lives in Boston. | Maya | maya's sister | residence | boston | holds",
+    "Tom quit smoking last month. | Tom | tom | habit | smoking | ended",
+    "Ana's favourite color is now green. | Ana | ana | favourite:color | green | holds",
+    "Biscuit passed away last week. | Maya | maya | pet | biscuit | ended",
+    "Raj is at Stripe now. | Raj | raj | employer | stripe | holds",
+    "Raj works at Google as a designer. | Raj | raj | employer | google | holds",
+    "Li is not vegan anymore. | Li | li | diet | vegan | ended",
+    "The user has allocated $120 for book purchases. | The user | user | budget:book | $120"
+    " | holds",
+]
+
+
+@pytest.mark.parametrize("row", _READINGS)
+def test_claims_read_from_natural_wording(row: str) -> None:
+    text, speaker, subject, slot, value, polarity = row.split(" | ")
+    claim = extract_claim(text, speaker=speaker)
+    assert claim is not None
+    assert (claim.subject, claim.slot, claim.value, claim.polarity) == (
+        subject,
+        slot,
+        value,
+        polarity,
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Maya might move to Denver next year.",
+        "Maya is thinking about going vegan.",
+        "If Raj joined Google he would be happy.",
+        "Maya went hiking with friends.",
+    ],
+)
+def test_hypotheticals_and_plain_events_carry_no_claim(text: str) -> None:
+    assert extract_claim(text, speaker="Maya") is None
+
+
+def test_values_refine_and_differ() -> None:
+    assert same_value("paris", "paris, france")
+    assert same_value("smokes", "smoking")
+    assert not same_value("oat milk", "almond milk")
+    assert trim_value("Austin last week to start") == "austin"
+
+
+def test_every_slot_has_a_spec_and_keys_round_trip() -> None:
+    assert set(SLOT_SPECS) == set(Slot)
+    for slot in Slot:
+        key = slot_key(slot, "car")
+        assert parse_slot_key(key) == (slot, "car" if SLOT_SPECS[slot].qualified else "")
+    assert parse_slot_key("shoe_size") is None
+
+
+def _holder(mid: str, claim: Claim, when: datetime) -> Neighbour:
+    return Neighbour(mid, f"text {mid}", f"h{mid}", 0.0, valid_from=when, claim=claim)
+
+
+def test_single_valued_change_conflicts_multi_valued_addition_does_not() -> None:
+    old = _holder("m1", Claim("maya", "residence", "denver"), T0)
+    new = Claim("maya", "residence", "austin")
+    assert isinstance(claim_conflict(new, [old], 0.5), ClaimConflict)
+    pet = _holder("m2", Claim("maya", "pet", "biscuit"), T0)
+    assert claim_conflict(Claim("maya", "pet", "luna"), [pet], 0.5) is None
+    assert isinstance(
+        claim_conflict(Claim("maya", "pet", "biscuit", "ended"), [pet], 0.5), ClaimConflict
+    )
+
+
+def test_low_confidence_claims_never_act_and_say_why() -> None:
+    old = _holder("m1", Claim("maya", "residence", "denver"), T0)
+    verdict = claim_conflict(Claim("maya", "residence", "austin", confidence=0.3), [old], 0.5)
+    assert isinstance(verdict, ClaimSkip) and "m1" in verdict.reason
+
+
+def _candidate(key: int, text: str, claim: Claim | None, at: datetime) -> Candidate:
+    fact = ExtractedFact(text, "fact", 0.8, valid_from=at, source_turn_ids=(f"t{key}",))
+    vec = [1.0 if i == key % 8 else 0.0 for i in range(8)]
+    return Candidate(
+        key, fact, content_hash(text), vec, frozenset(), (f"t{key}",), "s", at, "human", claim
+    )
+
+
+def test_a_batch_reconciles_in_the_order_things_were_said() -> None:
+    older = _candidate(0, "Maya lives in Denver.", Claim("maya", "residence", "denver"), T0)
+    newer = _candidate(
+        1, "Maya moved to Austin.", Claim("maya", "residence", "austin"), T0 + timedelta(days=40)
+    )
+    # the batch lists the newer fact first: time order, not batch order, decides
+    decisions = reconcile(
+        [newer, older],
+        {},
+        {},
+        ConflictStrategy.TEMPORAL,
+        T0 + timedelta(days=50),
+        min_claim_confidence=0.5,
+    )
+    assert decisions[0].action == GateAction.SUPERSEDE and decisions[0].target_id == "batch:0"
+    assert decisions[1].action == GateAction.CREATE
+
+
+_SUBJECTS = st.sampled_from(["maya", "leo", "ana"])
+_SLOTS = st.sampled_from(["residence", "employer", "pet", "diet", "possession:car"])
+_VALUES = st.sampled_from(["denver", "austin", "google", "stripe", "vegan", "biscuit"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(_SUBJECTS, _SLOTS, _VALUES), min_size=1, max_size=6))
+def test_claims_of_other_subjects_or_slots_never_retire_anything(
+    facts: list[tuple[str, str, str]],
+) -> None:
+    """A control: every fact is about a subject/slot pair no other fact shares."""
+    seen: set[tuple[str, str]] = set()
+    unique = [f for f in facts if (f[0], f[1]) not in seen and not seen.add((f[0], f[1]))]
+    cands = [
+        _candidate(i, f"{s} {k} {v} {i}", Claim(s, k, v), T0 + timedelta(days=i))
+        for i, (s, k, v) in enumerate(unique)
+    ]
+    decisions = reconcile(
+        cands, {}, {}, ConflictStrategy.TEMPORAL, T0 + timedelta(days=99), min_claim_confidence=0.5
+    )
+    assert all(d.action != GateAction.SUPERSEDE for d in decisions)
+
+
+def test_a_bare_negation_is_flagged_not_superseded() -> None:
+    old = Neighbour("m1", "The user has never written Flask routes.", "h1", 0.8, valid_from=T0)
+    new = ExtractedFact(
+        "The user has written Flask routes.", "fact", 0.8, valid_from=T0 + timedelta(days=1)
+    )
+    d = decide(
+        new,
+        content_hash(new.content),
+        frozenset(),
+        [old],
+        ConflictStrategy.TEMPORAL,
+        T0 + timedelta(days=2),
+    )
+    assert d.action == GateAction.FLAG
+
+
+def test_the_llm_engine_returns_the_same_claim_shape_and_drops_bad_ones() -> None:
+    from collections import Counter
+
+    from kgmem.ingest.llm_extractor import parse_facts
+    from kgmem.records import Turn
+
+    turns = [Turn("I switched to almond milk.", speaker="Maya", turn_id="1")]
+    good = {"subject": "Maya", "slot": "preference", "qualifier": "milk", "value": "Almond milk",
+            "polarity": "holds"}  # fmt: skip
+    bad = {"subject": "Maya", "slot": "shoe_size", "qualifier": "", "value": "38",
+           "polarity": "holds"}  # fmt: skip
+    item = {"content": "Maya switched to almond milk.", "category": "preference", "confidence": 0.9,
+            "entities": [], "relations": [], "valid_from": None, "valid_until": None,
+            "source_turns": [1]}  # fmt: skip
+    drops: Counter[str] = Counter()
+    facts = parse_facts(
+        {"facts": [item | {"claim": good}, item | {"claim": bad}]}, turns, drops=drops
+    )
+    assert facts[0].claim == Claim("maya", "preference:milk", "almond milk", "holds", 0.9)
+    assert facts[1].claim is None and drops["claim"] == 1
