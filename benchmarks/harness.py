@@ -1,5 +1,7 @@
 """Shared benchmark plumbing: a private local Neo4j + GDS, the machine description, result files.
 
+``run_header`` and ``run_scored`` are a scored run's common frame (result metadata; connect,
+apply the schema, evaluate under a progress bar); ``memory_count`` counts a namespace's memories.
 ``local_stack()`` starts a fresh server through kgmem's own launcher (temporary home, free
 loopback port, auth off), yields a connected ``Kgmem`` with the schema applied, and stops the
 server afterwards — benchmarks never touch a user's database. ``machine()`` describes the box the
@@ -9,6 +11,7 @@ figures came from; ``write_result`` stores a Markdown report (and its JSON) unde
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -16,11 +19,12 @@ import platform
 import shlex
 import sys
 import tempfile
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from benchmarks.locomo_progress import Progress, _Bar
 from kgmem.graph.launcher import LocalServer, free_port
 from kgmem.service import Kgmem
 from kgmem.settings import Settings
@@ -56,6 +60,45 @@ def command() -> str:
     )
 
 
+async def memory_count(km: Kgmem, namespace: str) -> int:
+    """How many memories (any status) a namespace holds."""
+    stats = await km.stats(namespace=namespace)
+    return int(stats["labels"].get("Memory") or 0)
+
+
+def run_header(settings: Settings, command: str, data: str) -> dict[str, Any]:
+    """What every benchmark result starts with: date, command, machine, data, model settings."""
+    return {
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "command": command,
+        "machine": machine(),
+        "data": data,
+        "settings": {
+            "llm_level": settings.llm_level,
+            "embedder_package": settings.embedder_package,
+            "spacy_package": settings.spacy_package,
+            "max_content_chars": settings.max_content_chars,
+        },
+    }
+
+
+def run_scored(
+    settings: Settings, evaluate: Callable[[Kgmem, Progress], Awaitable[dict[str, Any]]]
+) -> dict[str, Any]:
+    """Connect to the Neo4j of ``settings``, apply the schema and run ``evaluate`` under a
+    progress bar; its result gains the server's description."""
+
+    async def go() -> dict[str, Any]:
+        async with Kgmem(settings) as km:
+            await km.init_schema()
+            server = await km.server_info()
+            with _Bar().running() as progress:
+                result = await evaluate(km, progress)
+            return {**result, "server": server}
+
+    return asyncio.run(go())
+
+
 @contextlib.contextmanager
 def local_server(
     heap: str = "2g", pagecache: str = "512m", home: Path | None = None
@@ -83,6 +126,16 @@ def local_server(
             yield settings
         finally:
             server.stop()
+
+
+@contextlib.contextmanager
+def server_settings(uri: str | None) -> Iterator[Settings]:
+    """Settings for the Neo4j at ``uri``, or for a private ``local_server`` when None."""
+    if uri:
+        yield Settings(neo4j_uri=uri)
+        return
+    with local_server() as settings:
+        yield settings
 
 
 @contextlib.asynccontextmanager

@@ -26,7 +26,7 @@ import statistics
 import sys
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
@@ -39,10 +39,10 @@ from benchmarks.baselines import (
     scored_questions,
     summary_row,
 )
-from benchmarks.harness import local_server, machine
+from benchmarks.harness import memory_count, run_header, run_scored, server_settings
 from benchmarks.locomo_data import DEFAULT_DATA, Sample, load_locomo
 from benchmarks.locomo_ingest import IngestResult, coverage, ingest, provenance_turns
-from benchmarks.locomo_progress import Progress, _Bar
+from benchmarks.locomo_progress import Progress
 from benchmarks.locomo_recall import (
     DEFAULT_CONFIG,
     ConfigResult,
@@ -119,7 +119,7 @@ async def evaluate(
         try:
             held = 0
             if reuse:
-                held = int((await km.stats(namespace=namespace))["labels"].get("Memory", 0))
+                held = await memory_count(km, namespace)
             if held:
                 ingested = IngestResult(
                     sample.sample_id, namespace, len(sample.sessions), len(sample.turns),
@@ -187,41 +187,25 @@ def run(
 ) -> dict[str, Any]:
     """Run the benchmark against the Neo4j of ``settings`` (schema applied) and write the result."""
     samples = load_locomo(data_path, conversations=conversations, captions=captions)
-    bar = _Bar()
 
-    async def go() -> dict[str, Any]:
-        async with Kgmem(settings) as km:
-            await km.init_schema()
-            server = await km.server_info()
-            with bar.running() as progress:
-                result = await evaluate(
-                    km,
-                    samples,
-                    limit_questions=limit_questions,
-                    recall_limit=recall_limit,
-                    ablations=ablations,
-                    progress=progress,
-                    keep=keep,
-                    touch=touch,
-                    profile=profile,
-                    reuse=reuse,
-                )
-            result["server"] = server
-            return result
+    def scored(km: Kgmem, progress: Progress) -> Awaitable[dict[str, Any]]:
+        return evaluate(
+            km,
+            samples,
+            limit_questions=limit_questions,
+            recall_limit=recall_limit,
+            ablations=ablations,
+            progress=progress,
+            keep=keep,
+            touch=touch,
+            profile=profile,
+            reuse=reuse,
+        )
 
-    result = asyncio.run(go())
     result = {
-        "date": datetime.now(UTC).isoformat(timespec="seconds"),
-        "command": command or "python -m benchmarks.locomo",
-        "machine": machine(),
-        "data": str(data_path),
+        **run_header(settings, command or "python -m benchmarks.locomo", str(data_path)),
         "captions": captions,
-        "settings": {
-            "llm_level": settings.llm_level,
-            "embedder_package": settings.embedder_package,
-            "spacy_package": settings.spacy_package,
-        },
-        **result,
+        **run_scored(settings, scored),
     }
     write_result(result, Path(out_path))
     return result
@@ -270,11 +254,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "profile": args.profile,
         "reuse": args.reuse,
     }
-    if args.uri:
-        result = run(Settings(neo4j_uri=args.uri), args.out, **kwargs)
-    else:
-        with local_server() as settings:
-            result = run(settings, args.out, **kwargs)
+    with server_settings(args.uri) as settings:
+        result = run(settings, args.out, **kwargs)
     for name, cfg in result["kgmem"].items():
         o = cfg["table"].get("overall", {})
         print(

@@ -1,11 +1,14 @@
 """LoCoMo benchmark: filling a namespace with a conversation and measuring its provenance.
 
-``ingest`` observes a sample session by session (every turn as a user turn with its speaker, its
+``observe_batches`` observes batches of turns through ``Kgmem.observe`` (``flush=True``, ``now=``
+the batch's time), drains the extraction buffer and returns an ``IngestResult`` (shared with the
+BEAM benchmark); ``ingest``
+observes a sample session by session (every turn as a user turn with its speaker, its
 session id ``<sample_id>-session_<n>``, its dia id and the session date, ``flush=True`` and
 ``now=<session date>``), then drains the extraction buffer, and returns an ``IngestResult``
 (episodes, memories, stage timings, skipped turns). ``provenance_turns`` lists every turn that
-some memory of the namespace derives from and ``coverage`` is the share of a question's evidence
-among them: the ceiling of any kgmem R@k.
+some memory of the namespace (optionally only of some statuses) derives from and ``coverage`` is
+the share of a question's evidence among them: the ceiling of any kgmem R@k.
 """
 
 from __future__ import annotations
@@ -13,7 +16,9 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
+from benchmarks.harness import memory_count
 from benchmarks.locomo_data import Sample
 from benchmarks.locomo_progress import Progress
 from kgmem.graph import repository
@@ -36,55 +41,76 @@ class IngestResult:
     reused: bool = False  # the namespace was ingested by an earlier run (--reuse)
 
 
-async def ingest(km: Kgmem, sample: Sample, namespace: str, progress: Progress) -> IngestResult:
-    """Observe every turn of a sample session by session, then drain the buffer."""
+async def observe_batches(
+    km: Kgmem,
+    name: str,
+    namespace: str,
+    batches: Sequence[tuple[Sequence[Turn], datetime]],
+    progress: Progress,
+) -> IngestResult:
+    """Observe each batch with ``flush=True`` and ``now=<its time>``, then drain the buffer."""
     t0 = time.perf_counter()
-    sessions = sample.sessions
     timings: dict[str, float] = {}
     episodes = skipped = 0
-    label = f"ingest {sample.sample_id}"
-    progress(label, 0, len(sessions))
-    for done, (n, turns) in enumerate(sessions, start=1):
-        batch = [
-            Turn(
-                text=t.text,
-                role="user",
-                speaker=t.speaker,
-                session_id=f"{sample.sample_id}-session_{n}",
-                at=t.at,
-                turn_id=t.dia_id,
-            )
-            for t in turns
-        ]
-        report = await km.observe(batch, namespace=namespace, flush=True, now=turns[0].at)
+    label = f"ingest {name}"
+    progress(label, 0, len(batches))
+    for done, (turns, now) in enumerate(batches, start=1):
+        report = await km.observe(turns, namespace=namespace, flush=True, now=now)
         episodes += report.new_episodes
         if report.extraction is not None:
             skipped += report.extraction.skipped_turns
             for k, v in report.extraction.timings.items():
                 timings[k] = timings.get(k, 0.0) + v
-        progress(label, done, len(sessions))
+        progress(label, done, len(batches))
     rest = await km.extract_pending(namespace=namespace)
     skipped += rest.skipped_turns
     for k, v in rest.timings.items():
         timings[k] = timings.get(k, 0.0) + v
-    stats = await km.stats(namespace=namespace)
     return IngestResult(
-        sample_id=sample.sample_id,
+        sample_id=name,
         namespace=namespace,
-        sessions=len(sessions),
-        turns=len(sample.turns),
+        sessions=len(batches),
+        turns=sum(len(turns) for turns, _ in batches),
         episodes=episodes,
-        memories=int(stats["labels"].get("Memory", 0)),
+        memories=await memory_count(km, namespace),
         seconds=round(time.perf_counter() - t0, 2),
         timings={k: round(v, 2) for k, v in timings.items()},
         skipped_turns=skipped,
     )
 
 
-async def provenance_turns(km: Kgmem, namespace: str) -> set[str]:
-    """Every turn id that at least one memory of the namespace (any status) derives from."""
+async def ingest(km: Kgmem, sample: Sample, namespace: str, progress: Progress) -> IngestResult:
+    """Observe every turn of a sample session by session, then drain the buffer."""
+    batches = [
+        (
+            [
+                Turn(
+                    text=t.text,
+                    role="user",
+                    speaker=t.speaker,
+                    session_id=f"{sample.sample_id}-session_{n}",
+                    at=t.at,
+                    turn_id=t.dia_id,
+                )
+                for t in turns
+            ],
+            turns[0].at,
+        )
+        for n, turns in sample.sessions
+    ]
+    return await observe_batches(km, sample.sample_id, namespace, batches, progress)
+
+
+async def provenance_turns(
+    km: Kgmem, namespace: str, statuses: Sequence[str] | None = None
+) -> set[str]:
+    """Every turn id that at least one memory of the namespace derives from (``DERIVED_FROM``),
+    counting only memories of the given statuses (any status when None)."""
     memories = await repository.find_memories(
-        km.graph, namespace=namespace, statuses=None, limit=1_000_000
+        km.graph,
+        namespace=namespace,
+        statuses=None if statuses is None else list(statuses),
+        limit=1_000_000,
     )
     ids = [str(m["id"]) for m in memories]
     covered: set[str] = set()

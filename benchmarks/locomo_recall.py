@@ -1,10 +1,11 @@
 """LoCoMo benchmark: kgmem's recall under test, question by question.
 
 ``evaluate_sample`` recalls every question of a sample under every configuration (the default
-recall and the channel-set ablations), maps the hits back to turns through provenance
-(``ranked_turns``: breadth first over the hits' turn lists, first occurrence wins) and scores the
-ranking into each configuration's ``ConfigResult`` (per-category rows, context size, latency,
-X-ray stage times, the default's per-question rows). ``probe_recall_options`` learns which
+recall and the channel-set ablations), maps the hits back to turns (``resolve_hit_turns``: a
+memory hit's ``turn_ids`` or its graph provenance, an episode hit's own turn; ``ranked_turns``:
+breadth first over the hits' turn lists, first occurrence wins) and scores the ranking into
+each configuration's ``ConfigResult`` (per-category rows, context size, latency, X-ray stage
+times, the default's per-question rows). ``probe_recall_options`` learns which
 optional recall keywords (``dry``, ``channels``) the engine accepts by trying them on an empty
 namespace; ``parse_channel_set`` reads an ablation such as ``"vector+fulltext"``.
 """
@@ -45,6 +46,49 @@ def ranked_turns(hits: Sequence[str], turns_of: Mapping[str, Sequence[str]]) -> 
                 seen.add(turns[depth])
                 out.append(turns[depth])
     return out
+
+
+def hit_key(hit: Any) -> str:
+    """The id a hit is known by: its memory id, or an episode hit's own id."""
+    key = getattr(hit, "memory_id", None) or getattr(hit, "episode_id", None) or hit.id
+    return str(key)
+
+
+def is_episode_hit(hit: Any) -> bool:
+    """True for a hit that is an observed turn itself rather than a memory (recall may return the
+    turn when no memory stands for it); it says so in ``kind`` or ``source``."""
+    return "episode" in (getattr(hit, "kind", None), getattr(hit, "source", None))
+
+
+def hit_source_turns(hit: Any) -> tuple[str, ...] | None:
+    """The turn ids a hit names itself, most relevant first: an episode hit's own ``turn_id``
+    (or its ``turn_ids``), a memory hit's ``turn_ids``; None when it names none (then its
+    provenance is read from the graph)."""
+    if is_episode_hit(hit) and getattr(hit, "turn_id", None) is not None:
+        return (str(hit.turn_id),)
+    turns = getattr(hit, "turn_ids", None)
+    return tuple(str(t) for t in turns) if turns else None
+
+
+async def resolve_hit_turns(
+    km: Kgmem, namespace: str, hits: Sequence[Any], turns_of: dict[str, list[str]]
+) -> list[str]:
+    """Fill ``turns_of`` (a cache across questions) with each hit's source turns; returns the
+    hits' keys in hit order. A memory hit that names no turns gets its provenance through
+    ``repository.find_memory_turns``; an episode hit without a turn id maps to no turn."""
+    for h in hits:  # recall orders each hit's turns by relevance to the question
+        own = hit_source_turns(h)
+        if own is not None:
+            turns_of[hit_key(h)] = list(own)
+    missing = [hit_key(h) for h in hits if hit_key(h) not in turns_of and not is_episode_hit(h)]
+    if missing:
+        rows = await repository.find_memory_turns(km.graph, namespace=namespace, ids=missing)
+        for row in rows:
+            turns_of[row["id"]] = list(row["turn_ids"])
+    keys = [hit_key(h) for h in hits]
+    for key in keys:
+        turns_of.setdefault(key, [])
+    return keys
 
 
 def parse_channel_set(text: str) -> tuple[str, ...]:
@@ -180,19 +224,7 @@ async def evaluate_sample(
             xray = getattr(result, "xray", None)
             for stage, ms in (getattr(xray, "timings", None) or {}).items():
                 cfg.stage_ms.setdefault(stage, []).append(float(ms))
-            for h in hits:  # recall orders each hit's turns by relevance to the question
-                if getattr(h, "turn_ids", None):
-                    turns_of[h.memory_id] = list(h.turn_ids)
-            missing = [h.memory_id for h in hits if h.memory_id not in turns_of]
-            if missing:
-                rows = await repository.find_memory_turns(
-                    km.graph, namespace=namespace, ids=missing
-                )
-                for row in rows:
-                    turns_of[row["id"]] = list(row["turn_ids"])
-                for mid in missing:
-                    turns_of.setdefault(mid, [])
-            ids = [h.memory_id for h in hits]
+            ids = await resolve_hit_turns(km, namespace, hits, turns_of)
             ranked = ranked_turns(ids, turns_of)
             scores = score_ranking(ranked, q.evidence)
             for k in KS:  # memory-level: all provenance turns of the top k memories

@@ -3,14 +3,15 @@
 ``render_markdown`` turns a run's JSON-ready result (``locomo.run``: the ``evaluate`` result plus
 date, command, machine, data and settings) into the Markdown report: the summary table of kgmem's
 configurations beside the flat baselines, the provenance ceiling, per-category tables, recall
-latency and stage times, and the ingest table. ``write_result`` writes it and the JSON next to it
-(same stem). Only ids and scores are ever stored, never the data set's text.
+latency and stage times, and the ingest table. ``write_result`` writes it (or what another
+benchmark's ``render`` makes of its result) and the JSON next to it (same stem). Only ids and
+scores are ever stored, never the data set's text.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -24,17 +25,24 @@ def _f(x: float) -> str:
     return "n/a" if x != x else f"{x:.3f}"
 
 
-def render_markdown(result: Mapping[str, Any]) -> str:
-    """The human-readable report of an ``evaluate`` result plus its run metadata."""
+def header_lines(result: Mapping[str, Any]) -> list[str]:
+    """The run's date, command, machine and server as Markdown list items."""
     m = result["machine"]
-    lines = [
-        "# LoCoMo retrieval benchmark (kgmem recall vs flat baselines)",
-        "",
+    return [
         f"- date: {result['date']}",
         f"- command: `{result['command']}`",
         f"- machine: {m['cpu']}, {m['nproc']} CPUs, {m['ram_gib']} GiB RAM, "
         f"Python {m['python']}, {m['os']}",
         f"- server: {result.get('server', {})}",
+    ]
+
+
+def render_markdown(result: Mapping[str, Any]) -> str:
+    """The human-readable report of an ``evaluate`` result plus its run metadata."""
+    lines = [
+        "# LoCoMo retrieval benchmark (kgmem recall vs flat baselines)",
+        "",
+        *header_lines(result),
         f"- data: {result['data']} — conversations {', '.join(result['conversations'])}; "
         f"{result['questions']} questions with evidence; photo captions "
         f"{'appended' if result.get('captions', True) else 'left out'}"
@@ -155,10 +163,14 @@ def render_markdown(result: Mapping[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_result(result: Mapping[str, Any], out_path: Path) -> tuple[Path, Path]:
-    """Markdown to ``out_path``, JSON next to it (same stem)."""
+def write_result(
+    result: Mapping[str, Any],
+    out_path: Path,
+    render: Callable[[Mapping[str, Any]], str] = render_markdown,
+) -> tuple[Path, Path]:
+    """Markdown (``render``, the LoCoMo report by default) to ``out_path``, JSON next to it."""
     out_path.parent.mkdir(parents=True, exist_ok=True)
-    out_path.write_text(render_markdown(result), encoding="utf-8")
+    out_path.write_text(render(result), encoding="utf-8")
     json_path = out_path.with_suffix(".json")
     json_path.write_text(json.dumps(result, indent=2, default=str) + "\n", encoding="utf-8")
     return out_path, json_path

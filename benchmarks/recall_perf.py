@@ -51,12 +51,11 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.calibration import calibrate, cpu_shares, read_cpu_ticks
-from benchmarks.harness import LOCOMO, local_stack, write_result
+from benchmarks.harness import LOCOMO, local_stack, memory_count, write_result
 from benchmarks.jvm_warmup import WARM_BATCH, Warmup, warm_up, warmup_md
 from benchmarks.server_cpu import JIT_THREADS, server_cpu_reader, thread_cpu_reader
 from benchmarks.synth import build_store
 from kgmem.formats import read_locomo
-from kgmem.graph import repository
 from kgmem.recall.request import CHANNELS
 from kgmem.service import Kgmem
 from kgmem.settings import Settings
@@ -152,11 +151,6 @@ async def measure(
         "calibration_before": calib_before,
         "calibration_after": calibrate(),
     }
-
-
-async def memory_count(km: Kgmem, ns: str) -> int:
-    stats = await repository.get_namespace_stats(km.graph, namespace=ns)
-    return int(stats["labels"].get("Memory") or 0)
 
 
 @contextlib.asynccontextmanager
