@@ -86,3 +86,13 @@ class WriteReceipt:
     reason: str = ""
     related_ids: tuple[str, ...] = ()
     entities: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class TurnSkip:
+    """Why a turn produced no memory: the observer filters' reasons ("too_short", "code_heavy",
+    ...) or the extractor's (a ``taxonomy.SkipReason``: it asked and stated nothing, ...).
+    The turn itself stays stored as its Episode, which carries the reasons."""
+
+    turn_id: str
+    reasons: tuple[str, ...]

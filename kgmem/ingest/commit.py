@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import time
 from datetime import datetime
-from typing import Any
 
 from kgmem.errors import ConcurrentWrite
 from kgmem.graph import repository
@@ -20,6 +19,7 @@ from kgmem.ingest.ingestor import ExtractionReport, Ingestor
 from kgmem.ingest.planning import gate_and_plan
 from kgmem.ingest.preparation import Prepared
 from kgmem.ingest.write_plan import WritePlan
+from kgmem.records import TurnSkip
 from kgmem.taxonomy import ConflictStrategy
 
 
@@ -47,7 +47,7 @@ def write_steps(
     ns: str,
     plan: WritePlan,
     episode_ids: list[str],
-    skips: list[dict[str, Any]],
+    skips: list[TurnSkip],
     now: datetime,
     engine: str,
 ) -> list[Step]:
@@ -62,7 +62,8 @@ def write_steps(
         r.claim_episodes(namespace=ns, ids=episode_ids, now=now, engine=engine, check=claimed_all)
     ]
     if skips:
-        steps.append(r.skip_episodes(namespace=ns, skips=skips))
+        rows = [{"id": s.turn_id, "reasons": list(s.reasons)} for s in skips]
+        steps.append(r.skip_episodes(namespace=ns, skips=rows))
     if plan.memories:
         steps.append(r.create_memories(namespace=ns, memories=plan.memories))
     if plan.updates:

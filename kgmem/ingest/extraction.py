@@ -90,6 +90,7 @@ async def _extract_all(
             total.receipts += report.receipts
             total.episodes += report.episodes
             total.skipped_turns += report.skipped_turns
+            total.skips += report.skips
             total.engine = report.engine
             for k, v in report.timings.items():
                 total.timings[k] = total.timings.get(k, 0.0) + v

@@ -2,8 +2,11 @@
 
 ``extract_local(turns, docs)`` takes a batch of turns and their parsed spaCy docs (one doc per
 turn, same order; the orchestrator runs ``nlp.pipe``) and returns atomic, standalone
-``ExtractedFact``s. It is pure given the docs: no I/O, no model call, no clock. Per sentence it
-drops filler and questions, resolves he/she/it/they to the last fitting entity named in the
+``ExtractedFact``s, and a ``TurnSkip`` with the reasons for each turn that gave none. It is pure
+given the docs: no I/O, no model call, no clock. Per sentence it separates what is stated from
+what is asked (``requests``: "I've set a goal of 3 series by May, do you think that's doable?"
+keeps the goal; a request for help with something named becomes "<speaker> wants help to ..."),
+drops filler, resolves he/she/it/they to the last fitting entity named in the
 batch (coreference-lite), splits on "and"/";" into atomic facts, rewrites first and second person
 into third person with the speakers' names (``rewrite.third_person``), appends ISO dates to
 relative ones against the *turn's* timestamp, sets ``valid_from`` and the foresight
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from kgmem.errors import InvalidInput
@@ -29,6 +33,7 @@ from kgmem.ingest.coreference import (
     TurnContext,
     corefer,
     is_proper,
+    same_person,
     strip_the,
     turn_context,
 )
@@ -36,18 +41,20 @@ from kgmem.ingest.emotion import detect_emotion
 from kgmem.ingest.gazetteer import MAX_ENTITIES
 from kgmem.ingest.observer import CONVERSATIONAL_ROLES
 from kgmem.ingest.relation_patterns import KIN_TYPES, sentence_relations
+from kgmem.ingest.requests import Segment, asked, intent, separate
 from kgmem.ingest.rewrite import has_first_person, third_person
 from kgmem.ingest.scanner import scan
-from kgmem.ingest.sentences import Piece, is_filler, render, split_atomic
-from kgmem.ingest.signals import SignalKind
+from kgmem.ingest.sentences import Piece, filler_reason, render, split_atomic
+from kgmem.ingest.signals import SignalKind, SignalLevel
 from kgmem.ingest.temporal import foresight, rewrite_relative, valid_from
 from kgmem.ml.nlp import LABEL_TO_TYPE
-from kgmem.records import EntityMention, ExtractedFact, RelationMention, Turn
-from kgmem.taxonomy import EntityType, RelationType
+from kgmem.records import EntityMention, ExtractedFact, RelationMention, Turn, TurnSkip
+from kgmem.taxonomy import EntityType, RelationType, SkipReason
 
 _DIGITS_RE = re.compile(r"\d")
 
 R = RelationType
+HIGH = SignalLevel.HIGH
 
 # What each end of a relation is, for names the NER left unlabelled ("Python", "Jon is my
 # friend"); relations not listed join two persons.
@@ -168,31 +175,107 @@ def _fact(
     )
 
 
-def extract_local(turns: Sequence[Turn], docs: Sequence[Any]) -> list[ExtractedFact]:
+@dataclass(frozen=True)
+class LocalExtraction:
+    """The facts of a batch, and why each turn that gave none gave none."""
+
+    facts: list[ExtractedFact]
+    skips: list[TurnSkip]
+
+
+def extract_local(turns: Sequence[Turn], docs: Sequence[Any]) -> LocalExtraction:
     """Atomic standalone facts from a batch of turns, given each turn's parsed spaCy doc.
 
     Turns are read in order and coreference state carries across them, so "He" in one turn can
     name the "Jon" of an earlier one. System and tool turns are skipped. Without a timestamp on a
-    turn its relative dates stay unresolved and ``valid_from``/``valid_until`` stay None.
+    turn its relative dates stay unresolved and ``valid_from``/``valid_until`` stay None. A fact
+    said again in a later turn of the batch is kept once, with both turns as its sources; a
+    conversational turn that gives no fact gets a ``TurnSkip`` with its sentences' reasons.
     """
     if len(turns) != len(docs):
         raise InvalidInput(f"got {len(turns)} turns but {len(docs)} parsed docs; pass one per turn")
     state = CorefState()
     facts: list[ExtractedFact] = []
-    seen: set[str] = set()
+    skips: list[TurnSkip] = []
+    seen: dict[str, int] = {}
     for i, (turn, doc) in enumerate(zip(turns, docs, strict=True)):
         if turn.role.strip().lower() not in CONVERSATIONAL_ROLES:
             continue
         ctx = turn_context(turns, i)
+        reasons: set[SkipReason] = set()
+        gave = False
         for sent in doc.sents:
             subs, sub_text = corefer(sent, state, ctx)
-            resolved = any(a.named for a in subs.values())
-            if is_filler(sent, scan(sent.text, turn.role), ctx, resolved):
-                continue
             rels = sentence_relations(sent, ctx, subs)
-            for piece in split_atomic(list(sent), sub_text):
+            for piece in _pieces(sent, ctx, subs, sub_text, reasons):
                 fact = _fact(piece, ctx, subs, sub_text, rels)
-                if fact is not None and fact.content.lower() not in seen:
-                    seen.add(fact.content.lower())
+                if fact is None:
+                    reasons.add(SkipReason.FILLER)  # too short to stand alone
+                    continue
+                gave = True
+                key = fact.content.lower()
+                if key not in seen:
+                    seen[key] = len(facts)
                     facts.append(fact)
-    return facts
+                else:  # said again: the turn is one more source of the same fact
+                    same = facts[seen[key]]
+                    ids = tuple(dict.fromkeys(same.source_turn_ids + fact.source_turn_ids))
+                    facts[seen[key]] = replace(same, source_turn_ids=ids)
+        if not gave:
+            why = tuple(sorted(reasons)) or (SkipReason.NO_WORDS,)
+            skips.append(TurnSkip(turn.turn_id or "", why))
+    return LocalExtraction(facts, skips)
+
+
+def _full_stop(piece: Piece) -> Piece:
+    tokens = piece.tokens[:-1] if piece.tokens and piece.tokens[-1].text == "?" else piece.tokens
+    return Piece(tokens, piece.lead, ".")
+
+
+def _specific(span: Any, ctx: TurnContext) -> bool:
+    """A number in digits ("one" is rarely one), or a name other than the speakers'."""
+    return any(c.isdigit() for t in span for c in t.text) or any(
+        is_proper(ent) and not same_person(ent.text, ctx.known) for ent in span.ents
+    )
+
+
+def _pieces(
+    sent: Any,
+    ctx: TurnContext,
+    subs: dict[int, Antecedent],
+    sub_text: dict[int, str],
+    reasons: set[SkipReason],
+) -> list[Piece]:
+    """The atomic pieces a sentence states, with what its requests say the speaker wants; adds
+    to ``reasons`` why a part of it gave nothing."""
+    segments = separate(sent)
+    told = all(seg.request for seg in segments) and scan(sent.text, ctx.turn.role).level is HIGH
+    if told:
+        segments = [Segment(tuple(sent), False)]  # "Did you know I moved to Denver?" tells
+    doc = sent.doc
+    pieces: list[Piece] = []
+    for seg in segments:
+        if seg.request:
+            wanted = intent(seg)
+            if wanted is not None:
+                how, tokens = wanted
+                pieces.append(Piece(tokens, f"I want help {how} ", "."))
+            elif _specific(doc[seg.tokens[0].i : seg.tokens[-1].i + 1], ctx):
+                # a question about something named or counted says what the speaker is on
+                # ("what if the response time exceeds 300ms?"): kept as what they asked
+                pieces.append(Piece(asked(seg), "I asked: ", "?"))
+            else:
+                reasons.add(SkipReason.QUESTION)
+            continue
+        span = doc[seg.tokens[0].i : seg.tokens[-1].i + 1]
+        resolved = any(subs[t.i].named for t in span if t.i in subs)
+        reason = filler_reason(span, scan(span.text, ctx.turn.role), ctx, resolved)
+        if reason is not None:
+            reasons.add(reason)
+            continue
+        stated = split_atomic(list(span), sub_text)
+        if not told and (span.end < sent.end or span[-1].text == "?"):
+            # cut off before a request, or a declarative question: it states, with a full stop
+            stated = [_full_stop(p) for p in stated]
+        pieces += stated
+    return pieces

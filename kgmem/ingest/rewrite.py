@@ -58,6 +58,7 @@ _BASE_ED_ING = word_set(
     """need feed bleed breed speed proceed succeed exceed heed seed weed embed shed shred wed
     bring sing ring sting swing cling fling wring spring string"""
 )
+_BASE_LY = word_set("apply reply supply rely fly multiply comply imply ally rally tally bully")
 _IRREGULAR_3SG = {
     "am": "is", "are": "is", "were": "was", "have": "has", "do": "does", "go": "goes",
     "be": "is", "haven't": "hasn't", "don't": "doesn't", "aren't": "isn't", "weren't": "wasn't",
@@ -68,6 +69,8 @@ _INVERTED = {
     "am": "is", "are": "is", "were": "was", "have": "has", "do": "does", "haven't": "hasn't",
     "don't": "doesn't", "aren't": "isn't", "weren't": "wasn't",
 }  # fmt: skip
+_MODALS = word_set("can could would will should shall may might must")
+_WH_WORDS = word_set("how what which why where when who so and but or then")
 # Words after which a "you" opens a clause (so it is a subject): punctuation is handled apart.
 _CLAUSE_OPENERS = word_set(
     """and but so because cause if when that as since though although while where whether why
@@ -129,9 +132,13 @@ def _norm(word: str) -> str:
 def _conjugable(low: str) -> bool:
     if low in _KEEP or low in _NOT_VERBS or low in _ADVERBS or not low.isalpha():
         return False
-    if low in _BASE_ED_ING:
+    if low in _BASE_ED_ING or low in _BASE_LY:
         return True
-    return not low.endswith(("ed", "ing"))  # past or gerund
+    return not low.endswith(("ed", "ing", "ly"))  # past, gerund, or an adverb ("effectively")
+
+
+def _adverb(low: str) -> bool:
+    return low in _ADVERBS or (low.endswith("ly") and low not in _BASE_LY and len(low) > 4)
 
 
 def _is_word(tok: str) -> bool:
@@ -172,17 +179,26 @@ class _Rewriter:
             name = "t" + name[1:]
         return name
 
+    def inverted(self, j: int) -> bool:
+        """Whether the modal at ``j`` opens a question: it starts the text or a clause ("How
+        can I", ", can I"), rather than following a subject ("what I can do")."""
+        k = self.token_before(j)
+        return k is None or not _is_word(self.toks[k]) or _norm(self.toks[k]) in _WH_WORDS
+
     def agree(self, i: int) -> None:
         """Third-person agreement for the verb after the subject at ``i`` (adverbs skipped)."""
         j = self.word_after(i)
-        while j is not None and _norm(self.toks[j]) in _ADVERBS:
+        while j is not None and _adverb(_norm(self.toks[j])):
             j = self.word_after(j)
         if j is not None and self.out[j] == self.toks[j]:
             self.out[j] = third_person_verb(self.toks[j])
 
     def fix_inverted(self, i: int) -> bool:
-        """ "Are you" → "Is Melanie": the auxiliary before an inverted subject agrees too."""
+        """ "Are you" → "Is Melanie": the auxiliary before an inverted subject agrees too; after
+        an inverted modal ("can I effectively ...") the verb stays bare."""
         j = self.token_before(i)
+        if j is not None and _norm(self.toks[j]) in _MODALS and self.inverted(j):
+            return True
         if j is None or self.out[j] != self.toks[j] or _norm(self.toks[j]) not in _INVERTED:
             return False
         new = _INVERTED[_norm(self.toks[j])]

@@ -1,7 +1,8 @@
 """Sentence-level stages of the local extractor: filler detection, atomic splitting, rendering.
 
-``is_filler`` drops greetings, acknowledgements, questions, imperatives and one-word reactions
-(a sentence with a number, a named entity or a classified signal is never filler);
+``filler_reason`` says why a statement carries nothing to remember: greetings, acknowledgements,
+imperatives and one-word reactions (a statement with a number, a named entity or a classified
+signal is never filler; questions and requests are cut off before, by ``requests.separate``);
 ``split_atomic`` splits a sentence at "and" / ";" into atomic facts when the right side is a
 clause of its own, or a verb phrase naming other entities than the left (seed 004's atomic facts;
 an implicit "I" dropped by chat is put back); ``render`` writes a piece back as text with the
@@ -26,6 +27,7 @@ from kgmem.ingest.coreference import (
 )
 from kgmem.ingest.rewrite import FIRST_PERSON
 from kgmem.ingest.signals import SignalLevel, SignalScan
+from kgmem.taxonomy import SkipReason
 from kgmem.word_lists import word_set
 
 _FINITE = frozenset({"VBZ", "VBP", "VBD", "MD"})
@@ -56,17 +58,21 @@ class Piece:
     end: str = ""  # end punctuation for a left half
 
 
-def is_filler(sent: Any, sig: SignalScan, ctx: TurnContext, resolved: bool) -> bool:
-    """Greetings, acknowledgements, questions and one-word reactions carry nothing to remember.
-    A sentence with a number, a named entity (``resolved``: a pronoun that names one), or a
-    classified signal is never filler."""
-    text = sent.text.strip()
-    if text.endswith("?") and sig.level < SignalLevel.HIGH:
-        return True  # a question asks; the answer turn carries the fact
+def filler_reason(
+    sent: Any, sig: SignalScan, ctx: TurnContext, resolved: bool
+) -> SkipReason | None:
+    """Why a statement (a sentence, or the part of one that states) carries nothing to remember:
+    greetings, acknowledgements, imperatives and one-word reactions are ``FILLER``, text without
+    a word is ``NO_WORDS``; None when it carries something. A statement with a number, a named
+    entity (``resolved``: a pronoun that names one), or a classified signal is never filler."""
     if not any(t.is_alpha for t in sent):
-        return True
+        return SkipReason.NO_WORDS
     if resolved or any(t.like_num for t in sent) or sig.level is SignalLevel.HIGH:
-        return False
+        return None
+    return SkipReason.FILLER if _is_filler(sent, sig, ctx) else None
+
+
+def _is_filler(sent: Any, sig: SignalScan, ctx: TurnContext) -> bool:
     # the sentence without names and punctuation: "Hey Gina, hope you're doing ok!" → a greeting
     words = (
         " " if t.is_punct or t.ent_type_ == "PERSON" or t.lower_ in ctx.speakers else t.lower_

@@ -216,3 +216,16 @@ class ConflictStrategy(StrEnum):
 # Newer wins, with SUPERSEDES + valid_until on the old one: the bi-temporal "never delete,
 # invalidate" rule of seed 004.
 DEFAULT_CONFLICT_STRATEGY = ConflictStrategy.TEMPORAL
+
+
+# --- Why a turn gave no memory -----------------------------------------------------------------
+
+
+class SkipReason(StrEnum):
+    """Why the extractor found nothing to remember in a turn the observer filters kept (the
+    filters' own reasons, "too_short", "code_heavy", ..., are recorded as they are)."""
+
+    QUESTION = "question"  # it asked or requested something and stated nothing
+    FILLER = "filler"  # a greeting, thanks, a reaction, or too little content to stand alone
+    NO_WORDS = "no_words"  # punctuation, symbols or numbers without a word
+    NO_STATEMENT = "no_statement"  # the engine (the LLM) returned no fact for it

@@ -19,9 +19,9 @@ from kgmem.errors import InvalidInput
 from kgmem.ingest.local_extractor import extract_local
 from kgmem.ingest.rewrite import third_person
 from kgmem.ml.nlp import Nlp
-from kgmem.records import ExtractedFact, Turn
+from kgmem.records import ExtractedFact, Turn, TurnSkip
 from kgmem.settings import Settings
-from kgmem.taxonomy import Category, RelationType
+from kgmem.taxonomy import Category, RelationType, SkipReason
 
 pytestmark = pytest.mark.models
 
@@ -37,7 +37,7 @@ def nlp() -> Any:
 @pytest.fixture(scope="module")
 def extract(nlp: Any) -> Any:
     def run(turns: list[Turn]) -> list[ExtractedFact]:
-        return extract_local(turns, list(nlp.pipe(t.text for t in turns)))
+        return extract_local(turns, list(nlp.pipe(t.text for t in turns))).facts
 
     return run
 
@@ -159,12 +159,133 @@ def test_coreference_carries_across_turns_but_never_to_the_speakers(extract: Any
     assert "Caroline's sister works at Mercy Hospital." in contents(facts)
 
 
-def test_filler_is_dropped(extract: Any) -> None:
+def test_filler_is_dropped_and_each_turn_says_why(nlp: Any) -> None:
     turns = [
-        say("Hey Mel! Good to see you! How have you been?"),
-        say("lol thanks!", speaker="Melanie"),
+        say("Hey Mel! Good to see you! How have you been?", turn_id="a"),
+        say("lol thanks!", speaker="Melanie", turn_id="b"),
     ]
-    assert extract(turns) == []
+    out = extract_local(turns, list(nlp.pipe(t.text for t in turns)))
+    assert out.facts == []
+    assert out.skips == [
+        TurnSkip("a", (SkipReason.FILLER, SkipReason.QUESTION)),
+        TurnSkip("b", (SkipReason.FILLER,)),
+    ]
+
+
+# --- statements inside questions and requests ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "stated"),
+    [
+        (
+            "I've set a goal to finish at least 3 series by February 28, 2024, averaging 350 pages "
+            "per week, do you think that's achievable?",
+            "The user has set a goal to finish at least 3 series by February 28, 2024, averaging "
+            "350 pages per week.",
+        ),
+        (
+            "I've allocated $120 for book purchases this winter and I'm looking to buy print "
+            "editions from Montserrat Books on Main Street, can you suggest some fantasy series?",
+            "The user has allocated $120 for book purchases this winter.",
+        ),
+        (
+            "I've never submitted my cover letter to Greg for review, should I ask him to take a "
+            "look before I finalize it?",
+            "The user has never submitted the user's cover letter to Greg for review.",
+        ),
+        (
+            "How can I present my team's work in the interview, considering I've led the team for "
+            "2 years?",
+            "The user has led the team for 2 years.",
+        ),
+        (
+            "I'm trying to understand why the Side-Side-Angle criterion fails for my proof?",
+            "The user is trying to understand why the Side-Side-Angle criterion fails for the "
+            "user's proof.",
+        ),
+    ],
+)
+def test_a_request_keeps_what_it_states(extract: Any, text: str, stated: str) -> None:
+    facts = contents(extract([say(text, speaker=None, at=None)]))
+    assert stated in facts
+    assert not any(f.endswith("?") and "asked" not in f for f in facts), facts
+
+
+def test_a_request_for_help_with_something_named_is_the_persons_intent(extract: Any) -> None:
+    text = (
+        "I'm working on a project with a Time Anchor of March 15, 2024, and I need to plan my "
+        "tasks accordingly, can you help me create a schedule to ensure I meet my deadlines?"
+    )
+    assert contents(extract([say(text, speaker=None, at=None)])) == [
+        "The user is working on a project with a Time Anchor of March 15, 2024, and the user needs "
+        "to plan the user's tasks accordingly.",
+        "The user wants help to create a schedule to ensure the user meets the user's deadlines.",
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "How are you?",
+        "What do you think?",
+        "Can you help me with that?",
+        "hmm, what if the user keeps retrying after hitting the limit? How do we handle that?",
+        "Any tips?",
+        "Could you explain it again, please?",
+        "Which one has been your favorite?",
+    ],
+)
+def test_a_pure_question_stays_filler_with_its_reason(nlp: Any, text: str) -> None:
+    turns = [say(text, turn_id="q")]
+    out = extract_local(turns, list(nlp.pipe([text])))
+    assert out.facts == []
+    assert out.skips == [TurnSkip("q", (SkipReason.QUESTION,))]
+
+
+def test_a_question_about_something_named_or_counted_is_kept_as_asked(extract: Any) -> None:
+    facts = extract([say("What about cases where the API response time exceeds 300ms?")])
+    assert contents(facts) == [
+        "Caroline asked: what about cases where the API response time exceeds 300ms?"
+    ]
+
+
+def test_a_fact_said_twice_in_a_batch_cites_both_turns(extract: Any) -> None:
+    facts = extract([say("I prefer tea.", turn_id="a"), say("I prefer tea.", turn_id="b")])
+    assert [(f.content, f.source_turn_ids) for f in facts] == [
+        ("Caroline prefers tea.", ("a", "b"))
+    ]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    statement=st.sampled_from(
+        [
+            "I moved to Denver in 2021",
+            "My sister Anna works at Mercy Hospital",
+            "I've been running 5 km every morning",
+            "I need to finish the report by Friday",
+        ]
+    ),
+    request=st.sampled_from(
+        [
+            "can you help me plan the next step?",
+            "do you think that's a good idea?",
+            "what should I do next?",
+            "any tips?",
+            "how can I keep it up?",
+            "should I tell my boss?",
+        ]
+    ),
+    joint=st.sampled_from([", ", " - ", ", so "]),
+)
+def test_a_statement_survives_any_request_after_it(
+    nlp: Any, statement: str, request: str, joint: str
+) -> None:
+    alone = extract_local([say(statement + ".")], [nlp(statement + ".")]).facts
+    text = statement + joint + request
+    asked = extract_local([say(text)], [nlp(text)]).facts
+    assert alone and alone[0].content in [f.content for f in asked], (text, asked)
 
 
 # --- categories, confidence, emotion -------------------------------------------------------------
