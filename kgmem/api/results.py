@@ -101,6 +101,15 @@ class Receipt:
 # --- mutation results ------------------------------------------------------------------------
 
 
+@strawberry.type(description="A turn that gave no memory, and why (recorded on its Episode).")
+class SkippedTurn:
+    episode_id: strawberry.ID
+    reasons: list[str] = strawberry.field(
+        description="The observer filters' (too_short, code_heavy, ...) or the extractor's "
+        "(question, filler, no_words, no_statement)."
+    )
+
+
 @strawberry.type
 class ObserveOk:
     episode_ids: list[strawberry.ID]
@@ -110,6 +119,7 @@ class ObserveOk:
     )
     extracted_episodes: int
     skipped_turns: int
+    skipped: list[SkippedTurn]
     engine: str | None
     receipts: list[Receipt]
     conflicts: int = strawberry.field(
@@ -128,6 +138,10 @@ class ObserveOk:
             trigger=r.trigger,
             extracted_episodes=x.episodes if x else 0,
             skipped_turns=x.skipped_turns if x else 0,
+            skipped=[
+                SkippedTurn(episode_id=strawberry.ID(k.turn_id), reasons=list(k.reasons))
+                for k in (x.skips if x else [])
+            ],
             engine=x.engine if x else None,
             receipts=[Receipt.of(w) for w in x.receipts] if x else [],
             conflicts=x.conflicts if x else 0,

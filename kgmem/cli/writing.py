@@ -103,3 +103,6 @@ def _count(counts: dict[str, int], report: Any) -> None:
         return
     for receipt in report.receipts:
         counts[receipt.action] = counts.get(receipt.action, 0) + 1
+    for reason, n in report.skip_counts().items():  # turns that gave no memory, by reason
+        key = f"skipped ({reason})"
+        counts[key] = counts.get(key, 0) + n

@@ -20,7 +20,7 @@ from kgmem.ingest.ingestor import ExtractionReport
 from kgmem.ingest.intake import ObserveReport
 from kgmem.recall.engine import RecallResult
 from kgmem.recall.xray import Xray
-from kgmem.records import Turn, WriteReceipt
+from kgmem.records import Turn, TurnSkip, WriteReceipt
 from kgmem.sdk.decoding import hit_of, receipt_of, xray_of
 from kgmem.sdk.documents import OBSERVE, RECALL, REMEMBER, recall_variables
 from kgmem.sdk.errors import HTTP_CODES, REJECTED_ERRORS, RemoteError, RemoteUnavailable
@@ -149,6 +149,7 @@ class KgmemClient:
                 receipts=[receipt_of(x) for x in r["receipts"]],
                 episodes=r["extractedEpisodes"],
                 skipped_turns=r["skippedTurns"],
+                skips=[TurnSkip(k["episodeId"], tuple(k["reasons"])) for k in r.get("skipped", [])],
                 engine=r["engine"],
                 conflicts=r["conflicts"],
                 deferred=r["deferred"],

@@ -32,6 +32,7 @@ mutation Observe($turns: [TurnInput!]!, $flush: Boolean!, $strategy: String, $na
     ... on ObserveOk {{
       episodeIds newEpisodes trigger extractedEpisodes skippedTurns engine conflicts deferred
       receipts {{ {_RECEIPT} }}
+      skipped {{ episodeId reasons }}
     }}
     {_REJECTED_FIELDS}
   }}

@@ -388,3 +388,30 @@ def test_a_prefetched_batch_is_used_only_for_the_same_episodes() -> None:
     same, moved, none = asyncio.run(check())
     assert same is not None and [e["id"] for e in same.episodes] == ["a", "b"]
     assert moved is None and none is None
+
+
+def test_a_turn_with_nothing_stated_records_why_on_its_episode_and_in_the_report(
+    km: Kgmem, arun: Any, namespace: str
+) -> None:
+    turns = [
+        _turn("I've set a goal to read 3 books by March 1, do you think that's doable?"),
+        _turn("What do you think?", 1),
+        _turn("```python\nprint('hello world, this is only code')\nx = 1\n```", 2),
+    ]
+    report = arun(km.observe(turns, namespace=namespace, flush=True))
+    stated, asked, code = report.episode_ids
+    x = report.extraction
+    assert x is not None
+    assert {m for r in x.receipts for m in [r.action]} == {"created"}
+    assert {(s.turn_id, s.reasons) for s in x.skips} == {
+        (asked, ("question",)),
+        (code, ("code_heavy", "low_density")),  # the filters' reasons, as they were
+    }
+    assert x.skipped_turns == 2
+    assert x.skip_counts() == {"code_heavy": 1, "low_density": 1, "question": 1}
+    rows = arun(tr.find_export_nodes(km.graph, namespace=namespace, after="", limit=100))
+    episodes = {r["props"]["id"]: r["props"] for r in rows if "Episode" in r["labels"]}
+    assert episodes[asked]["skipped"] is True and episodes[asked]["skip_reasons"] == ["question"]
+    assert episodes[code]["skip_reasons"] == ["code_heavy", "low_density"]
+    assert "skip_reasons" not in episodes[stated]
+    assert any("3 books by March 1" in m for m in _active(km, arun, namespace))
