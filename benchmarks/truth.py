@@ -13,7 +13,11 @@ scenario's memories would crowd the gate's and recall's candidate windows. The L
 (``llm_level`` is forced to ``off``).
 
 CLI: ``python -m benchmarks.truth [--out PATH] [--modes batch turn] [--half tune|confirm|all]
-[--ids ID ...] [--uri bolt://...] [--keep]``. Without ``--uri`` a private Neo4j is started and
+[--ids ID ...] [--background N] [--uri bolt://...] [--keep]``. ``--background N`` opens every
+scenario with N background turns of the speaker's (one-off events, see
+:mod:`benchmarks.truth_corpus.background`): alone in its namespace a scenario's stale memory is
+always in the top 5, so without background "stale out of the top 5" says little more than
+"stale retired". Without ``--uri`` a private Neo4j is started and
 stopped (``benchmarks.harness.local_server``). Results are printed and written as Markdown to
 ``--out`` (default: a file in the system temp directory, outside the repository) and as JSON
 beside it.
@@ -23,13 +27,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import shlex
 import sys
 import tempfile
 import time
 import uuid
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -57,7 +62,7 @@ def _when(value: Any) -> datetime | None:
     return datetime.fromisoformat(str(native))
 
 
-def _turns(s: Scenario, end: datetime) -> list[Turn]:
+def _turns(s: Scenario, end: datetime, background: int = 0) -> list[Turn]:
     return [
         Turn(
             text=t.text,
@@ -67,12 +72,14 @@ def _turns(s: Scenario, end: datetime) -> list[Turn]:
             at=t.at,
             turn_id=f"{s.id}.{t.key}",
         )
-        for t in s.turns(end)
+        for t in s.turns(end, background)
     ]
 
 
-async def observe(km: Kgmem, s: Scenario, ns: str, mode: str, end: datetime) -> None:
-    turns = _turns(s, end)
+async def observe(
+    km: Kgmem, s: Scenario, ns: str, mode: str, end: datetime, background: int = 0
+) -> None:
+    turns = _turns(s, end, background)
     if mode == "batch":
         await km.observe(turns, namespace=ns, flush=True, now=turns[-1].at)
         return
@@ -104,7 +111,7 @@ async def memory_states(km: Kgmem, s: Scenario, ns: str) -> list[MemoryState]:
 
 
 async def run_one(
-    km: Kgmem, s: Scenario, mode: str, end: datetime, *, keep: bool = False
+    km: Kgmem, s: Scenario, mode: str, end: datetime, *, keep: bool = False, background: int = 0
 ) -> Outcome:
     ns = f"truth-{mode}-{s.id}-{uuid.uuid4().hex[:6]}"
     clock = {"t": time.perf_counter()}
@@ -115,19 +122,19 @@ async def run_one(
         seconds[phase] = round(now - clock["t"], 3)
         clock["t"] = now
 
-    await observe(km, s, ns, mode, end)
+    await observe(km, s, ns, mode, end, background)
     lap("observe")
     result = await km.recall(s.question, namespace=ns, limit=RECALL_LIMIT, dry=True)
     lap("recall")
     hits = [Hit(h.memory_id, h.content) for h in result.hits]
     memories = await memory_states(km, s, ns)
     lap("read")
-    outcome = score(s, hits, memories, datetime.now(UTC), mode)
+    since = s.turns(end)[-1].at.replace(hour=0, minute=0)
+    outcome = score(s, hits, memories, since, datetime.now(UTC), mode)
     if not keep:
         await km.wipe_namespace(ns)
         lap("wipe")
-    notes = {"namespace": ns} if keep else {}
-    return Outcome(**{**asdict(outcome), "seconds": seconds, "notes": notes})
+    return replace(outcome, seconds=seconds, notes={"namespace": ns, "kept": str(keep).lower()})
 
 
 async def run(
@@ -137,13 +144,14 @@ async def run(
     end: datetime,
     *,
     keep: bool = False,
+    background: int = 0,
 ) -> tuple[list[Outcome], dict[str, float]]:
     outcomes: list[Outcome] = []
     walls: dict[str, float] = {}
     for mode in modes:
         t0 = time.perf_counter()
         for i, s in enumerate(scenarios, start=1):
-            outcomes.append(await run_one(km, s, mode, end, keep=keep))
+            outcomes.append(await run_one(km, s, mode, end, keep=keep, background=background))
             if i % 25 == 0 or i == len(scenarios):
                 print(f"[{mode}] {i}/{len(scenarios)}", file=sys.stderr, flush=True)
         walls[mode] = round(time.perf_counter() - t0, 1)
@@ -159,7 +167,9 @@ async def _main(settings: Settings, args: argparse.Namespace) -> dict[str, Any]:
         if scenarios:  # loads the models and warms the server: not part of the timed run
             await run_one(km, scenarios[0], "batch", end)
         t0 = time.perf_counter()
-        outcomes, walls = await run(km, scenarios, args.modes, end, keep=args.keep)
+        outcomes, walls = await run(
+            km, scenarios, args.modes, end, keep=args.keep, background=args.background
+        )
         wall = round(time.perf_counter() - t0, 1)
     return {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -171,6 +181,7 @@ async def _main(settings: Settings, args: argparse.Namespace) -> dict[str, Any]:
         },
         "end": end.isoformat(),
         "half": args.half,
+        "background": args.background,
         "modes": list(args.modes),
         "scenarios": len(scenarios),
         "wall_seconds": wall,
@@ -210,6 +221,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--end", default=None, help="ISO date of the new statements' next day")
     parser.add_argument("--uri", default=None, help="use this Neo4j instead of a private one")
     parser.add_argument("--keep", action="store_true", help="keep the scenario namespaces")
+    parser.add_argument(
+        "--background",
+        type=int,
+        default=0,
+        help="open each scenario with N background turns (one-off events) so recall competes",
+    )
     args = parser.parse_args(args_list)
     command = ("python -m benchmarks.truth " + shlex.join(args_list)).strip()
     if args.uri:
@@ -222,8 +239,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     markdown = render(data)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(markdown, encoding="utf-8")
-    import json
-
     args.out.with_suffix(".json").write_text(json.dumps(data, indent=2, default=str), "utf-8")
     for line in summary_lines(data):
         print(line)

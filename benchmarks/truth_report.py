@@ -39,6 +39,16 @@ def _section(rows: Sequence[Outcome], kind: str, metrics: Sequence[str], group: 
         return []
     out = [f"## {'Changes' if kind == 'change' else 'Controls'}", ""]
     out += _table(mine, lambda o: o.mode, metrics, "mode")
+    what = "stale memories" if kind == "change" else "memories"
+    counts = ", ".join(
+        f"{mode} {sum(o.lapsed for o in mine if o.mode == mode)}"
+        for mode in sorted({o.mode for o in mine})
+    )
+    out += [
+        f"Still-active {what} whose own `valid_until` ran out before the new statement "
+        f"(not counted as retired, nor as touched): {counts}.",
+        "",
+    ]
     out += ["### Per half", ""]
     out += _table(mine, lambda o: f"{o.mode} / {o.half}", metrics, "mode / half")
     out += ["### Per slot", ""]
@@ -71,6 +81,7 @@ def render(data: dict[str, Any]) -> str:
         f"Machine: {data['machine']}  ",
         f"Settings: {data['settings']}  ",
         f"Scenarios: {data['scenarios']} (half: {data['half']}), modes: {data['modes']}, "
+        f"background turns per scenario: {data.get('background', 0)}, "
         f"new statements on the day before {data['end'][:10]}  ",
         f"Wall time: {data['wall_seconds']} s (per mode: {data['mode_wall_seconds']}; "
         f"mean seconds per scenario and phase: {data.get('phase_seconds', {})})",

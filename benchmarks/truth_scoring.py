@@ -8,16 +8,20 @@ A change (:func:`score_change`) is scored on four counts:
 
 - ``current_first``: the top hit states a current value and no stale one;
 - ``stale_retired``: the stale memories are all retired, i.e. not ``active`` (superseded, ...)
-  or with ``valid_until <= now``. The stale memories are those derived from the old turn whose
+  or closed by a ``valid_until`` that falls between the day of the new statement (``since``) and
+  ``now``. A ``valid_until`` before that is the memory's own lifetime running out (an intent
+  lives a week), not the change retiring it: such a stale memory is counted in ``lapsed``, not
+  as retired. The stale memories are those derived from the old turn whose
   text names a stale value; when the rewrite lost the value, every memory derived from the old
   turn and not from the new one. An old turn that left no memory counts as not retired (the old
   fact was lost, not retired) and is flagged ``old_stored = False``;
 - ``stale_out_top5``: no top-5 hit is a stale memory or names a stale value;
 - ``current_top5``: some top-5 hit states a current value and no stale one.
 
-A control (:func:`score_control`) is ``untouched`` when every memory of the scenario is still
-``active`` with no ``valid_until`` in the past; ``kept_first``/``kept_top5`` say whether the fact
-that still holds is the top hit (and not the distractor) / among the top 5.
+A control (:func:`score_control`) is ``untouched`` when no memory of the scenario was retired
+in that sense (a memory whose own lifetime ran out before the second statement was not
+touched); ``kept_first``/``kept_top5`` say whether the fact that still holds is the top hit (and
+not the distractor) / among the top 5.
 :func:`aggregate` turns outcomes into rates per group.
 """
 
@@ -62,13 +66,22 @@ class Outcome:
     top: str = ""  # the top hit's text, for the failure list
     changed: tuple[str, ...] = ()  # a control: "<status>: <text>" of each memory it touched
     stale: tuple[str, ...] = ()  # a change: "<status>: <text>" of each stale memory
+    lapsed: int = 0  # stale (or a control's) memories whose own valid_until ran out before `since`
     memories: int = 0
     seconds: dict[str, float] = field(default_factory=dict)  # per phase: observe, recall, ..
     notes: dict[str, str] = field(default_factory=dict)
 
 
-def retired(m: MemoryState, now: datetime) -> bool:
-    return m.status != "active" or (m.valid_until is not None and m.valid_until <= now)
+def retired(m: MemoryState, since: datetime, now: datetime) -> bool:
+    """Not active, or closed by a valid_until from ``since`` (the new statement's day) to now."""
+    if m.status != "active":
+        return True
+    return m.valid_until is not None and since <= m.valid_until <= now
+
+
+def lapsed(m: MemoryState, since: datetime) -> bool:
+    """Still active, but its own valid_until ran out before the new statement was made."""
+    return m.status == "active" and m.valid_until is not None and m.valid_until < since
 
 
 def states_value(text: str, good: Sequence[str], bad: Sequence[str]) -> bool:
@@ -83,14 +96,19 @@ def stale_memories(s: Scenario, memories: Sequence[MemoryState]) -> list[MemoryS
 
 
 def score_change(
-    s: Scenario, hits: Sequence[Hit], memories: Sequence[MemoryState], now: datetime, mode: str
+    s: Scenario,
+    hits: Sequence[Hit],
+    memories: Sequence[MemoryState],
+    since: datetime,
+    now: datetime,
+    mode: str,
 ) -> Outcome:
     stale = stale_memories(s, memories)
     stale_ids = {m.id for m in stale}
     top = list(hits[:TOP])
     metrics = {
         "current_first": bool(top) and states_value(top[0].content, s.current, s.stale),
-        "stale_retired": bool(stale) and all(retired(m, now) for m in stale),
+        "stale_retired": bool(stale) and all(retired(m, since, now) for m in stale),
         "stale_out_top5": not any(
             h.id in stale_ids or value_matches(s.stale, h.content) for h in top
         ),
@@ -107,14 +125,20 @@ def score_change(
         metrics,
         top=top[0].content if top else "",
         stale=tuple(f"{m.status}: {m.content}" for m in stale),
+        lapsed=sum(lapsed(m, since) for m in stale),
         memories=len(memories),
     )
 
 
 def score_control(
-    s: Scenario, hits: Sequence[Hit], memories: Sequence[MemoryState], now: datetime, mode: str
+    s: Scenario,
+    hits: Sequence[Hit],
+    memories: Sequence[MemoryState],
+    since: datetime,
+    now: datetime,
+    mode: str,
 ) -> Outcome:
-    changed = [m for m in memories if retired(m, now)]
+    changed = [m for m in memories if retired(m, since, now)]
     top = list(hits[:TOP])
     metrics = {
         "untouched": not changed,
@@ -131,15 +155,22 @@ def score_control(
         metrics,
         top=top[0].content if top else "",
         changed=tuple(f"{m.status}: {m.content}" for m in changed),
+        lapsed=sum(lapsed(m, since) for m in memories),
         memories=len(memories),
     )
 
 
 def score(
-    s: Scenario, hits: Sequence[Hit], memories: Sequence[MemoryState], now: datetime, mode: str
+    s: Scenario,
+    hits: Sequence[Hit],
+    memories: Sequence[MemoryState],
+    since: datetime,
+    now: datetime,
+    mode: str,
 ) -> Outcome:
+    """Score one scenario; ``since`` is the start of the day the new statement was made."""
     fn = score_change if s.kind == "change" else score_control
-    return fn(s, hits, memories, now, mode)
+    return fn(s, hits, memories, since, now, mode)
 
 
 def aggregate(

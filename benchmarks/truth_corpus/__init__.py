@@ -13,6 +13,8 @@ Every scenario is tagged with its attribute ``slot`` and its wording ``style`` (
 statement, request, implicit, transition, correction; a control: its kind) and falls in the
 ``tune`` or ``confirm`` half by a hash of its id, so the split never moves when scenarios are
 added. Fillers, the speaker's name and the timestamps are derived from the id the same way.
+``turns(end, background=N)`` can open the scenario with N background turns (one-off events of the
+speaker's, from :mod:`~benchmarks.truth_corpus.background`) in the days before the old fact.
 The text is in the data modules beside this one; nothing here does I/O.
 """
 
@@ -24,7 +26,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
 
-from benchmarks.truth_corpus import changes_facts, changes_life, changes_self, controls, fillers
+from benchmarks.truth_corpus import (
+    background,
+    changes_facts,
+    changes_life,
+    changes_self,
+    controls,
+    fillers,
+)
 
 CHANGE_STYLES = ("statement", "request", "implicit", "transition", "correction")
 CONTROL_KINDS = (
@@ -48,10 +57,10 @@ GAP_DAYS = 40  # the new statement comes about forty days after the old one
 
 @dataclass(frozen=True)
 class ScenarioTurn:
-    key: str  # "old", "new" or "f1".."f4" (a filler)
+    key: str  # "old", "new", "f1".."f4" (a filler) or "b1".. (a background turn)
     text: str
     at: datetime
-    session: int  # 1 for the old statement's sitting, 2 for the new one's
+    session: int  # 0 background, 1 the old statement's sitting, 2 the new one's
 
 
 @dataclass(frozen=True)
@@ -69,11 +78,19 @@ class Scenario:
     stale: tuple[str, ...]  # spellings of the retired value (a control: a distractor, or none)
     half: str  # "tune" | "confirm"
 
-    def turns(self, end: datetime) -> tuple[ScenarioTurn, ...]:
-        """The scenario's turns in time order; the new statement is said on ``end``'s day."""
+    def turns(self, end: datetime, background: int = 0) -> tuple[ScenarioTurn, ...]:
+        """The scenario's turns in time order; the new statement is said the day before ``end``.
+        With ``background`` > 0 that many background turns come first, one a day (session 0)."""
         new_at = end.replace(hour=18, minute=0, second=0, microsecond=0) - timedelta(days=1)
         old_at = new_at - timedelta(days=GAP_DAYS + _hash(self.id, "gap") % 5 - 2, hours=8)
-        out = [ScenarioTurn("old", self.old, old_at, 1)]
+        values = self.current + self.stale
+        pool = background_pool(values)
+        picked = _pick(pool, self.id, "background", min(background, len(pool)))
+        out = [
+            ScenarioTurn(f"b{i}", text, old_at - timedelta(days=len(picked) - i + 1), 0)
+            for i, text in enumerate(picked, start=1)
+        ]
+        out.append(ScenarioTurn("old", self.old, old_at, 1))
         n = len(self.fillers)
         for i, text in enumerate(self.fillers, start=1):
             # The first fillers follow the old statement; with two or more, the last one opens
@@ -113,20 +130,20 @@ def _aliases(spec: str) -> tuple[str, ...]:
     return tuple(a.strip() for a in spec.split("|") if a.strip())
 
 
+def background_pool(values: tuple[str, ...]) -> list[str]:
+    # A turn naming one of the scenario's values is passed over, so neither fillers nor
+    # background ever carry the answer (or the stale value) by accident.
+    return [b for b in background.BACKGROUND if not value_matches(values, b)]
+
+
+def _pick(pool: list[str], sid: str, salt: str, n: int) -> tuple[str, ...]:
+    """``n`` distinct items of ``pool``, in an order drawn from a hash of the scenario id."""
+    return tuple(sorted(pool, key=lambda item: _hash(sid, salt, item))[:n])
+
+
 def _pick_fillers(sid: str, current: tuple[str, ...], stale: tuple[str, ...]) -> tuple[str, ...]:
-    # A filler that happens to name one of the scenario's values is passed over, so fillers
-    # never carry the answer (or the stale value) by accident.
     pool = [f for f in fillers.FILLERS if not value_matches(current + stale, f)]
-    n = 1 + _hash(sid, "n") % 4
-    start = _hash(sid, "start") % len(pool)
-    step = 1 + _hash(sid, "step") % 7
-    picked: list[str] = []
-    i = start
-    while len(picked) < n:
-        if pool[i % len(pool)] not in picked:
-            picked.append(pool[i % len(pool)])
-        i += step
-    return tuple(picked)
+    return _pick(pool, sid, "fillers", 1 + _hash(sid, "n") % 4)
 
 
 def _build(row: tuple[str, ...], kind: str) -> Scenario:

@@ -26,6 +26,7 @@ from benchmarks.truth_report import render, summary_lines
 from benchmarks.truth_scoring import Hit, MemoryState, Outcome, aggregate, score
 
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
+SINCE = NOW - timedelta(days=2)  # the day of the new statement
 SCENARIOS = load()
 CHANGES = [s for s in SCENARIOS if s.kind == "change"]
 CONTROLS = [s for s in SCENARIOS if s.kind == "control"]
@@ -110,6 +111,23 @@ def test_turns_are_ordered_and_forty_days_apart() -> None:
         assert turns[-1].at < end
 
 
+def test_background_turns_come_first_one_a_day_and_never_name_a_value() -> None:
+    end = datetime(2026, 3, 10, tzinfo=UTC)
+    for s in SCENARIOS:
+        plain = s.turns(end)
+        turns = s.turns(end, background=6)
+        assert [t.key for t in turns[:6]] == [f"b{i}" for i in range(1, 7)], s.id
+        assert turns[6:] == plain  # the scenario itself is unchanged
+        assert {t.session for t in turns[:6]} == {0}
+        times = [t.at for t in turns]
+        assert times == sorted(times) and len(set(times)) == len(times), s.id
+        assert len({t.text for t in turns[:6]}) == 6
+        for t in turns[:6]:
+            assert not value_matches(s.current + s.stale, t.text), (s.id, t.text)
+    many = SCENARIOS[0].turns(end, background=1000)  # capped at what the pool holds
+    assert 10 <= sum(t.key.startswith("b") for t in many) <= 30
+
+
 def test_split_is_stable_and_balanced() -> None:
     assert load() is SCENARIOS  # cached, and rebuilding gives the same halves
     assert [s.half for s in SCENARIOS] == [half_of(s.id) for s in SCENARIOS]
@@ -155,7 +173,7 @@ def test_change_scored_true_when_current_first_and_stale_superseded() -> None:
     s = _by_id("pref-01")  # oat -> almond
     old = _mem("m1", "Maya prefers oat milk in her coffee.", {"old"}, "superseded")
     new = _mem("m2", "Maya switched to almond milk.", {"new"})
-    o = score(s, [Hit("m2", new.content)], [old, new], NOW, "batch")
+    o = score(s, [Hit("m2", new.content)], [old, new], SINCE, NOW, "batch")
     assert o.metrics == {
         "current_first": True,
         "stale_retired": True,
@@ -170,7 +188,7 @@ def test_change_scored_false_when_stale_wins_and_stays_active() -> None:
     old = _mem("m1", "Maya prefers oat milk.", {"old"})
     new = _mem("m2", "Maya switched to almond milk.", {"new"})
     hits = [Hit("m1", old.content), Hit("m2", new.content)]
-    o = score(s, hits, [old, new], NOW, "turn")
+    o = score(s, hits, [old, new], SINCE, NOW, "turn")
     assert o.metrics["current_first"] is False
     assert o.metrics["stale_retired"] is False
     assert o.metrics["stale_out_top5"] is False
@@ -181,16 +199,26 @@ def test_change_scored_false_when_stale_wins_and_stays_active() -> None:
 def test_top_hit_naming_both_values_is_not_current() -> None:
     s = _by_id("pref-01")
     both = _mem("m3", "Maya takes oat milk or almond milk.", {"old", "new"})
-    o = score(s, [Hit("m3", both.content)], [both], NOW, "batch")
+    o = score(s, [Hit("m3", both.content)], [both], SINCE, NOW, "batch")
     assert o.metrics["current_first"] is False and o.metrics["current_top5"] is False
 
 
-def test_valid_until_in_the_past_retires_and_in_the_future_does_not() -> None:
+def test_valid_until_since_the_change_retires_an_earlier_one_lapsed() -> None:
     s = _by_id("res-02")  # Leeds -> Manchester
-    past = _mem("m1", "Maya lives in Leeds.", {"old"}, until=NOW - timedelta(days=1))
-    future = _mem("m1", "Maya lives in Leeds.", {"old"}, until=NOW + timedelta(days=1))
-    assert score(s, [], [past], NOW, "batch").metrics["stale_retired"] is True
-    assert score(s, [], [future], NOW, "batch").metrics["stale_retired"] is False
+
+    def at(until: datetime) -> Outcome:
+        return score(
+            s, [], [_mem("m1", "Maya lives in Leeds.", {"old"}, until=until)], SINCE, NOW, "b"
+        )
+
+    closed = at(NOW - timedelta(days=1))
+    assert closed.metrics["stale_retired"] is True and closed.lapsed == 0
+    assert at(SINCE).metrics["stale_retired"] is True
+    future = at(NOW + timedelta(days=1))
+    assert future.metrics["stale_retired"] is False and future.lapsed == 0
+    # a week-long lifetime that ran out before the change was said is not a retire
+    own = at(SINCE - timedelta(days=30))
+    assert own.metrics["stale_retired"] is False and own.lapsed == 1
 
 
 def test_stale_memories_by_value_else_by_old_turn_only() -> None:
@@ -198,17 +226,17 @@ def test_stale_memories_by_value_else_by_old_turn_only() -> None:
     unrelated = _mem("m0", "Maya loves the neighbourhood.", {"old"})
     named = _mem("m1", "Maya's apartment in Leeds is tiny.", {"old"}, "superseded")
     # the memory naming Leeds is the stale one; the unrelated one from the same turn is ignored
-    assert score(s, [], [unrelated, named], NOW, "batch").metrics["stale_retired"] is True
+    assert score(s, [], [unrelated, named], SINCE, NOW, "batch").metrics["stale_retired"] is True
     # with no memory naming the value, every memory of the old turn alone counts
-    assert score(s, [], [unrelated], NOW, "batch").metrics["stale_retired"] is False
+    assert score(s, [], [unrelated], SINCE, NOW, "batch").metrics["stale_retired"] is False
     merged = _mem("m2", "Maya moved house.", {"old", "new"})
-    o = score(s, [], [merged], NOW, "batch")
+    o = score(s, [], [merged], SINCE, NOW, "batch")
     assert o.metrics["old_stored"] is False and o.metrics["stale_retired"] is False
 
 
 def test_nothing_from_the_old_turn_is_not_retired() -> None:
     s = _by_id("res-02")
-    o = score(s, [], [_mem("m2", "Maya lives in Manchester.", {"new"})], NOW, "turn")
+    o = score(s, [], [_mem("m2", "Maya lives in Manchester.", {"new"})], SINCE, NOW, "turn")
     assert o.metrics["old_stored"] is False and o.metrics["stale_retired"] is False
     assert o.metrics["current_first"] is False  # no hits at all
 
@@ -217,26 +245,34 @@ def test_stale_out_of_top5_looks_only_at_the_top5() -> None:
     s = _by_id("res-02")
     old = _mem("old", "Maya lives in Leeds.", {"old"})
     filler = [Hit(f"x{i}", "Something else entirely.") for i in range(5)]
-    assert score(s, [*filler, Hit("old", old.content)], [old], NOW, "b").metrics["stale_out_top5"]
-    assert not score(s, [*filler[:4], Hit("old", old.content)], [old], NOW, "b").metrics[
+    assert score(s, [*filler, Hit("old", old.content)], [old], SINCE, NOW, "b").metrics[
+        "stale_out_top5"
+    ]
+    assert not score(s, [*filler[:4], Hit("old", old.content)], [old], SINCE, NOW, "b").metrics[
         "stale_out_top5"
     ]
     # an episode hit (or any hit) naming the stale value counts too, whatever its id
-    assert not score(s, [Hit("e1", "Maya said: my apartment in Leeds")], [old], NOW, "b").metrics[
-        "stale_out_top5"
-    ]
+    assert not score(
+        s, [Hit("e1", "Maya said: my apartment in Leeds")], [old], SINCE, NOW, "b"
+    ).metrics["stale_out_top5"]
 
 
 def test_control_untouched_unless_a_memory_changed_status() -> None:
     s = _by_id("op-01")  # Chicago; sister in Boston
     mine = _mem("m1", "Maya lives in Chicago.", {"old"})
     sister = _mem("m2", "Maya's sister lives in Boston.", {"new"})
-    ok = score(s, [Hit("m1", mine.content), Hit("m2", sister.content)], [mine, sister], NOW, "b")
+    ok = score(
+        s, [Hit("m1", mine.content), Hit("m2", sister.content)], [mine, sister], SINCE, NOW, "b"
+    )
     assert ok.metrics == {"untouched": True, "kept_first": True, "kept_top5": True}
     hit = _mem("m1", "Maya lives in Chicago.", {"old"}, "superseded")
-    bad = score(s, [Hit("m2", sister.content)], [hit, sister], NOW, "b")
+    bad = score(s, [Hit("m2", sister.content)], [hit, sister], SINCE, NOW, "b")
     assert bad.metrics == {"untouched": False, "kept_first": False, "kept_top5": False}
     assert bad.changed == ("superseded: Maya lives in Chicago.",)
+    # a filler memory whose own lifetime ran out before the second statement touches nothing
+    short = _mem("m3", "Maya asked about the park later.", {"f1"}, until=SINCE - timedelta(days=9))
+    quiet = score(s, [Hit("m1", mine.content)], [mine, sister, short], SINCE, NOW, "b")
+    assert quiet.metrics["untouched"] is True and quiet.lapsed == 1
 
 
 def test_aggregate_rates_per_group_and_report_renders() -> None:
