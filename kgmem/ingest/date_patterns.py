@@ -7,8 +7,13 @@ the verb "may"), and whether the expression is relative to the reference (None: 
 the match). Covered: day words (yesterday, bugün), "N units ago / in N units / N units from
 now", "last/this/next week|weekend|month|year", "last/next <weekday>", "the week before <date> /
 before last", month names with a preposition, bare years that are not amounts, and explicit
-dates. ``month_shift`` moves a date to the 1st of the month ``n`` months away. Pure, standard
-library only; patterns are compiled once at import.
+dates. A date without its year ("March 1", "in May"), a bare weekday ("due Friday") and a bare
+day of the month ("before the 15th") take the direction ``find_dates`` read from the sentence
+(``date_direction``): the next occurrence for "future", the last one for "past", the turn's own
+year or month for None (a bare weekday stays unresolved then). "Nov 1 - Nov 15, 2023" gives the
+first date the range's year. Each row says whether it wants that direction. ``month_shift`` moves
+a date to the 1st of the month ``n`` months away. Pure, standard library only; patterns are
+compiled once at import.
 """
 
 from __future__ import annotations
@@ -19,8 +24,11 @@ from datetime import date, timedelta
 from functools import partial
 from typing import Literal
 
+from kgmem.ingest.date_direction import Direction
+
 Granularity = Literal["day", "week", "month", "year"]
 Resolved = tuple[date, Granularity] | None
+_MAX_LEAP_GAP = 8  # years between two 29 Februaries, at most
 
 
 def _week_start(d: date) -> date:
@@ -88,24 +96,48 @@ _EXPLICIT: tuple[tuple[str, Granularity], ...] = (
 _ANCHOR = "(?:" + "|".join(re.sub(r"\?P<\w+>", "?:", p) for p, _ in _EXPLICIT) + ")"
 
 
-def _explicit(m: re.Match[str], ref: date, gran: Granularity) -> Resolved:
+def _year_of(month: int, day: int, ref: date, way: Direction | None) -> int:
+    """The year of a yearless ``month``/``day`` (day 0: the whole month) seen from ``ref``: the
+    next occurrence (``ref`` included) for "future", the last one for "past", else ``ref``'s."""
+    step = {"future": 1, "past": -1, None: 0}[way]
+    if step == 0:
+        return ref.year
+    when, now = (month, day), (ref.month, ref.day if day else 0)
+    year = ref.year if (when >= now if step > 0 else when <= now) else ref.year + step
+    for _ in range(_MAX_LEAP_GAP):
+        try:
+            date(year, month, day or 1)
+            return year
+        except ValueError:  # 29 February outside a leap year: the nearest leap year that way
+            year += step
+    raise ValueError(f"no {month}/{day} within {_MAX_LEAP_GAP} years")
+
+
+def _explicit(m: re.Match[str], ref: date, way: Direction | None, gran: Granularity) -> Resolved:
     groups = m.groupdict()
     if groups.get("mon") == "may":  # lowercase "may" is almost always the verb ("5 may be enough")
         return None
-    year = int(groups["y"]) if groups.get("y") else ref.year  # no year: the turn's own year
     month = _MONTHS[groups["mon"].lower()] if groups.get("mon") else int(groups["m"])
-    return date(year, month, int(groups["d"]) if groups.get("d") else 1), gran
+    day = int(groups["d"]) if groups.get("d") else 1
+    if groups.get("y"):
+        year = int(groups["y"])
+    elif end := _RANGE_END.match(m.string, m.end()):  # "Nov 1 - Nov 15, 2023": the range's year
+        end_month = _MONTHS[end["mon"].lower()] if end["mon"] else month
+        year = int(end["y"]) - (month > end_month)
+    else:
+        year = _year_of(month, day if gran == "day" else 0, ref, way)
+    return date(year, month, day), gran
 
 
 def _parse_anchor(text: str, ref: date) -> date | None:
     for pattern, gran in _EXPLICIT_RE:
         m = pattern.fullmatch(text)
-        if m and (hit := _explicit(m, ref, gran)):
+        if m and (hit := _explicit(m, ref, None, gran)):
             return hit[0]
     return None
 
 
-def _weekday(m: re.Match[str], ref: date) -> Resolved:
+def _weekday(m: re.Match[str], ref: date, _way: Direction | None) -> Resolved:
     wd, step = _WEEKDAYS.index(m["wd"].lower()), _STEP[" ".join(m["rel"].lower().split())]
     if step < 0:  # the most recent one strictly before ref ("last Tuesday" on Mon 8 May → 2 May)
         return ref - timedelta(days=(ref.weekday() - wd) % 7 or 7), "day"
@@ -114,7 +146,34 @@ def _weekday(m: re.Match[str], ref: date) -> Resolved:
     return _week_start(ref) + timedelta(days=wd), "day"
 
 
-def _before_after(m: re.Match[str], ref: date) -> Resolved:
+def _bare_weekday(m: re.Match[str], ref: date, way: Direction | None) -> Resolved:
+    """ "due Friday" / "on Friday I went": the nearest one ahead or behind, ``ref`` included."""
+    wd = _WEEKDAYS.index(m["wd"].lower())
+    if way == "future":
+        return ref + timedelta(days=(wd - ref.weekday()) % 7), "day"
+    if way == "past":
+        return ref - timedelta(days=(ref.weekday() - wd) % 7), "day"
+    return None  # without a tense a weekday is as often past as future
+
+
+def _day_of_month(m: re.Match[str], ref: date, way: Direction | None) -> Resolved:
+    """ "before the 15th": that day in the nearest month ahead or behind, else in ``ref``'s."""
+    day, step = int(m["d"]), {"future": 1, "past": -1, None: 0}[way]
+    start = month_shift(ref, 0)
+    if step == 0:
+        return date(ref.year, ref.month, day), "day"
+    for n in range(0, 13 * step, step):
+        first = month_shift(start, n)
+        try:
+            when = date(first.year, first.month, day)
+        except ValueError:  # the 31st of a 30-day month: look one month further
+            continue
+        if (when >= ref) if step > 0 else (when <= ref):
+            return when, "day"
+    return None
+
+
+def _before_after(m: re.Match[str], ref: date, _way: Direction | None) -> Resolved:
     unit, sign = m["unit"].lower(), (-1 if m["dir"].lower() == "before" else 1)
     if m["anchor"]:
         anchor = _parse_anchor(m["anchor"], ref)
@@ -130,7 +189,7 @@ def _before_after(m: re.Match[str], ref: date) -> Resolved:
     return _shift(anchor, unit, n)
 
 
-def _month_name(m: re.Match[str], ref: date) -> Resolved:
+def _month_name(m: re.Match[str], ref: date, way: Direction | None) -> Resolved:
     if m["mon"] == "may":
         return None
     month, pre = _MONTHS[m["mon"].lower()], m["pre"].lower()
@@ -139,6 +198,8 @@ def _month_name(m: re.Match[str], ref: date) -> Resolved:
         year -= 1
     elif pre == "next" and month <= ref.month:
         year += 1
+    elif pre != "this":
+        year = _year_of(month, 0, ref, way)
     return date(year, month, 1), "month"
 
 
@@ -147,57 +208,86 @@ def _count(word: str) -> int:
     return _NUMBERS[word] if word in _NUMBERS else int(word)
 
 
-Resolver = Callable[[re.Match[str], date], Resolved]
-# (pattern, resolver, relative): relative is None when it depends on the match (find_dates).
-_PATTERNS: tuple[tuple[str, Resolver, bool | None], ...] = (
+Resolver = Callable[[re.Match[str], date, Direction | None], Resolved]
+# (pattern, resolver, relative, directed): relative is None when it depends on the match
+# (find_dates); directed rows are given the direction their sentence reads (date_direction).
+_PATTERNS: tuple[tuple[str, Resolver, bool | None, bool], ...] = (
     (
         r"\b(?:" + "|".join(p.replace(" ", r"\s+") for p in _DAY_WORDS) + r")\b",
-        lambda m, r: (r + timedelta(days=_DAY_WORDS[" ".join(m[0].lower().split())]), "day"),
+        lambda m, r, _: (r + timedelta(days=_DAY_WORDS[" ".join(m[0].lower().split())]), "day"),
         True,
+        False,
     ),
     (
         rf"\b{_NUM}\s+{_UNIT}\s+(?:ago|back|before\s+now)\b",
-        lambda m, r: _shift(r, m["unit"].lower(), -_count(m["n"])),
+        lambda m, r, _: _shift(r, m["unit"].lower(), -_count(m["n"])),
         True,
+        False,
     ),
     (
         rf"\b(?:in|within)\s+{_NUM}\s+{_UNIT}\b(?!\s+ago)",
-        lambda m, r: _shift(r, m["unit"].lower(), _count(m["n"])),
+        lambda m, r, _: _shift(r, m["unit"].lower(), _count(m["n"])),
         True,
+        False,
     ),
     (
         rf"\b{_NUM}\s+{_UNIT}\s+from\s+now\b",
-        lambda m, r: _shift(r, m["unit"].lower(), _count(m["n"])),
+        lambda m, r, _: _shift(r, m["unit"].lower(), _count(m["n"])),
         True,
+        False,
     ),
     (
         rf"\b(?P<rel>{_THIS}|last|past|previous|next|coming|upcoming)\s+"
         r"(?P<unit>week|weekend|month|year)\b",
-        lambda m, r: _shift(r, m["unit"].lower(), _STEP[" ".join(m["rel"].lower().split())]),
+        lambda m, r, _: _shift(r, m["unit"].lower(), _STEP[" ".join(m["rel"].lower().split())]),
+        True,
+        False,
+    ),
+    (rf"\b(?P<rel>{_THIS}|last|past|next|coming)\s+{_WD}\b", _weekday, True, False),
+    # A weekday on its own ("due Friday"), not a holiday named after one ("Good Friday").
+    (rf"(?<!good )(?<!black )(?<!cyber )\b{_WD}\b", _bare_weekday, True, True),
+    (
+        r"\b(?:by|before|until|till|on|due|after|since|from)\s+"
+        r"(?P<span>the\s+(?P<d>[12]?\d|3[01])(?:st|nd|rd|th))\b(?![\w-]|\s+(?:of|century|"
+        r"centuries|floor|grade|percentile|edition|anniversary|birthday|time|place|row|street|st|"
+        r"avenue|ave|round|day|week|month|year|annual)\b)",
+        _day_of_month,
+        True,
         True,
     ),
-    (rf"\b(?P<rel>{_THIS}|last|past|next|coming)\s+{_WD}\b", _weekday, True),
     (
         r"\bthe\s+(?P<unit>day|week|weekend|month|year)\s+(?P<dir>before|after)"
         rf"(?:\s+(?P<last>last)\b|\s+(?:on\s+)?(?P<anchor>{_ANCHOR})"
         r"|(?!\s+(?:the|a|an|my|our|his|her|their|your|that|we|i|he|she|they)\b))",
         _before_after,
         None,
+        False,
     ),
     (
-        r"\b(?P<pre>in|during|since|until|till|by|early|late|mid|of|last|next|this)[\s-]+"
+        r"\b(?P<pre>in|during|since|until|till|by|before|after|from|for|through|throughout|around"
+        r"|starting|early|late|mid|of|last|next|this)[\s-]+"
         rf"(?P<span>{_FULLMON})\b(?!\s+\d)",
         _month_name,
         None,
+        True,
     ),
     (
         # A bare year, but not an amount ("$2000", "2000 dollars") or part of a number/date.
         r"(?<![\w$£€#.,:/'-])(?P<y>(?:19|20)\d{2})(?![\w%]|[.,:/-]\d)(?!\s*(?:dollars|euros|"
         r"pounds|usd|eur|km|kg|miles|people|words|calories|steps|points|meters|feet|lbs|times)\b)",
-        lambda m, r: (date(int(m["y"]), 1, 1), "year"),
+        lambda m, r, _: (date(int(m["y"]), 1, 1), "year"),
+        False,
         False,
     ),
-    *((p, partial(_explicit, gran=g), False) for p, g in _EXPLICIT),
+    *((p, partial(_explicit, gran=g), False, True) for p, g in _EXPLICIT),
 )
-DATE_PATTERNS = tuple((re.compile(p, re.IGNORECASE), f, rel) for p, f, rel in _PATTERNS)
+DATE_PATTERNS = tuple(
+    (re.compile(p, re.IGNORECASE), f, rel, directed) for p, f, rel, directed in _PATTERNS
+)
 _EXPLICIT_RE = tuple((re.compile(p, re.IGNORECASE), g) for p, g in _EXPLICIT)
+# What may follow a yearless date to close a range with a year: " - Nov 15, 2023", " to 15, 2023".
+_RANGE_END = re.compile(
+    rf"\s*(?:-|–|—|to|through|thru|until|till|and)\s*(?:{_MON}\s+)?\d{{1,2}}(?:st|nd|rd|th)?,?\s+"
+    r"(?P<y>\d{4})(?!\d)",
+    re.IGNORECASE,
+)

@@ -8,7 +8,8 @@ what is asked (``requests``: "I've set a goal of 3 series by May, do you think t
 keeps the goal; a request for help with something named becomes "<speaker> wants help to ..."),
 drops filler, resolves he/she/it/they to the last fitting entity named in the
 batch (coreference-lite), splits on "and"/";" into atomic facts, rewrites first and second person
-into third person with the speakers' names (``rewrite.third_person``), appends ISO dates to
+into third person with the speakers' names (``rewrite.third_person``, after dropping discourse
+fillers such as "Actually,"), appends ISO dates to
 relative ones against the *turn's* timestamp, sets ``valid_from`` and the foresight
 ``valid_until``, and attaches a category with a base confidence (seed 004's observer table, boosted
 by the rule in ``classification.confidence``), an emotion reading, entity mentions and typed entity
@@ -42,7 +43,7 @@ from kgmem.ingest.gazetteer import MAX_ENTITIES
 from kgmem.ingest.observer import CONVERSATIONAL_ROLES
 from kgmem.ingest.relation_patterns import KIN_TYPES, sentence_relations
 from kgmem.ingest.requests import Segment, asked, intent, separate
-from kgmem.ingest.rewrite import has_first_person, third_person
+from kgmem.ingest.rewrite import drop_opener, has_first_person, third_person
 from kgmem.ingest.scanner import scan
 from kgmem.ingest.sentences import Piece, filler_reason, render, split_atomic
 from kgmem.ingest.signals import SignalKind, SignalLevel
@@ -126,7 +127,7 @@ def _fact(
     if sum(c.isalpha() for c in raw) < 2:
         return None
     turn = ctx.turn
-    content = third_person(raw, ctx.label, role=turn.role, addressee=ctx.addressee)
+    content = third_person(drop_opener(raw), ctx.label, role=turn.role, addressee=ctx.addressee)
     content = content[:1].upper() + content[1:]
     body = {t.i for t in piece.tokens}
     relations = list(dict.fromkeys(r for at, r in rels if at in body))

@@ -4,13 +4,23 @@
 themselves into a sentence that stands on its own: "I prefer tea" said by Caroline → "Caroline
 prefers tea", "my sister" → "Caroline's sister", "I'm"/"I am" → "Caroline is", "I've"/"I have" →
 "Caroline has", "me" → "Caroline"; the verb right after a rewritten subject agrees in the third
-person singular ("I go" → "goes", "I don't" → "doesn't"). "we/us/our" become the speaker's group
-("Caroline's group", "Caroline's"). "you/your" become the addressee when one is given and are left
-alone otherwise. With no speaker name the subject is "The user" or "The assistant" by role.
+person singular ("I go" → "goes", "I don't" → "doesn't"). Once the sentence has named its
+speaker as the subject, a later "my" is "their" ("I prefer oat milk in my coffee" → "Caroline
+prefers oat milk in their coffee"): the speaker's gender is not known here, and singular they
+invents none. It falls back to the name whenever another person or a plural may have come between
+(a capitalised name, "you", he/she/they, a kin, social or "-er" noun, a plural), because there
+"their" could point at them. "we/us" become "Caroline and others" (a plural subject: the verb
+keeps its plural form), which says that others were involved without inventing who — not
+"Caroline's group" (no group was named) nor "Caroline's family" (no family was); after that a
+"we/us/our" in the same sentence is "they/them/their". A first "our" is "Caroline's" ("our group"
+→ "Caroline's group"). "you/your" become the addressee when one is given and are left alone
+otherwise. With no speaker name the subject is "The user" or "The assistant" by role.
 Everything else — names, numbers, dates, punctuation, spacing — is copied through unchanged, so
 the function never drops information. It is pure and total (any string in, a string out), and
 idempotent for ordinary names: its output has no pronoun it would rewrite again.
-``has_first_person`` says whether a text is about its speaker. Nothing here needs spaCy;
+``drop_opener`` removes the discourse fillers a text opens with ("Actually,", "Big news:", "Oh
+and"). ``has_first_person`` says whether a text is about its speaker. The word lists live in
+``rewrite_words``. Nothing here needs spaCy;
 ``local_extractor`` does the parsing and ``classification`` the category and confidence.
 """
 
@@ -18,70 +28,29 @@ from __future__ import annotations
 
 import re
 
+from kgmem.ingest.rewrite_words import (
+    ADVERBS,
+    BASE_ED_ING,
+    CLAUSE_END,
+    CLAUSE_OPENERS,
+    CONTRACTION,
+    FILLER_YOU,
+    INVERTED,
+    IRREGULAR_3SG,
+    KEEP,
+    NOT_OTHERS,
+    NOT_VERBS,
+    OPENER_RE,
+    OTHER_RE,
+    OTHERS,
+    PLURAL_YOU,
+    SUBJECT_PRONOUNS,
+)
 from kgmem.word_lists import word_set
 
 _WORD = r"[^\W\d_]+(?:['’][^\W\d_]+)*"
 _TOKEN_RE = re.compile(rf"{_WORD}|\d+|\s+|.", re.DOTALL)
 _WORD_RE = re.compile(_WORD)
-
-
-# Adverbs that may sit between a subject and its verb ("I really like" → "really likes").
-_ADVERBS = word_set(
-    """really also just always never usually often sometimes still actually definitely totally
-    absolutely truly honestly generally typically normally rarely seldom only even already
-    recently finally mostly probably certainly literally seriously personally genuinely kinda
-    sorta too so currently constantly occasionally frequently now then last first once later
-    soon again ever"""
-)
-# Forms that never take a third-person -s: modals, past tenses and participles (including verbs
-# whose past equals their present, which we cannot tell apart and so leave as they are).
-_KEEP = word_set(
-    """can could will would shall should may might must ought cannot can't couldn't won't
-    wouldn't shouldn't mustn't didn't wasn't ain't gonna was had did went got made said saw met
-    took came gave found thought knew felt told left kept brought bought began ran wrote sent
-    spent built lost won heard held stood understood taught caught sat became chose drove ate
-    drank fell flew forgot grew hung paid rode rose sang slept spoke swam threw woke wore meant
-    broke led fed fought sought dealt dreamt learnt burnt lit shot sold struck tore drew hid bit
-    lay lent stuck swore shook dug forgave froze been done gone seen known taken given begun
-    written spoken eaten driven fallen flown grown thrown worn broken chosen forgotten hidden
-    ridden risen stolen woken beaten bitten drawn gotten proven frozen shaken mistaken read put
-    cut let set hit hurt quit cost shut spread bet burst cast split"""
-)
-# Words after a subject that are not verbs at all: coordination, determiners, pronouns, numbers.
-_NOT_VERBS = word_set(
-    """and or but nor to a an the all both each two three guys folks alone myself yourself
-    ourselves i me my mine we us our ours you your yours he him his she her hers it its they
-    them their theirs this that these those of in on at for with from by as if who which what"""
-)
-# The rare base verbs that end in -ed or -ing (everything else so ending is past or a gerund).
-_BASE_ED_ING = word_set(
-    """need feed bleed breed speed proceed succeed exceed heed seed weed embed shed shred wed
-    bring sing ring sting swing cling fling wring spring string"""
-)
-_BASE_LY = word_set("apply reply supply rely fly multiply comply imply ally rally tally bully")
-_IRREGULAR_3SG = {
-    "am": "is", "are": "is", "were": "was", "have": "has", "do": "does", "go": "goes",
-    "be": "is", "haven't": "hasn't", "don't": "doesn't", "aren't": "isn't", "weren't": "wasn't",
-    "gotta": "has to", "wanna": "wants to",
-}  # fmt: skip
-# Inverted auxiliaries before a rewritten subject ("Are you" → "Is Melanie").
-_INVERTED = {
-    "am": "is", "are": "is", "were": "was", "have": "has", "do": "does", "haven't": "hasn't",
-    "don't": "doesn't", "aren't": "isn't", "weren't": "wasn't",
-}  # fmt: skip
-_MODALS = word_set("can could would will should shall may might must")
-_WH_WORDS = word_set("how what which why where when who so and but or then")
-# Words after which a "you" opens a clause (so it is a subject): punctuation is handled apart.
-_CLAUSE_OPENERS = word_set(
-    """and but so because cause if when that as since though although while where whether why
-    how what who then until unless before after once know think hope guess believe bet wish feel
-    knew thought hoped felt glad sure proud happy sorry seems seem seemed sounds"""
-)
-_SUBJECT_PRONOUNS = word_set("i we you he she they it")
-_CONTRACTION = {"m": " is", "re": " is", "ve": " has", "ll": " will", "d": " would"}
-# "you" that is plainly plural or a filler ("you guys", "you know,") is not the addressee.
-_PLURAL_YOU = word_set("guys all both two folks people lot")
-_FILLER_YOU = word_set("know see mean")
 
 _SUBJECT, _OBJECT, _POSSESSIVE, _REFLEXIVE = "subject", "object", "possessive", "reflexive"
 # lower-cased pronoun → (person, grammatical form); the person is I, we or you.
@@ -110,8 +79,8 @@ def possessive(name: str) -> str:
 def third_person_verb(word: str) -> str:
     """The third-person-singular present of a base verb ("go" → "goes"); other forms unchanged."""
     low = _norm(word)
-    if low in _IRREGULAR_3SG:
-        new = _IRREGULAR_3SG[low]
+    if low in IRREGULAR_3SG:
+        new = IRREGULAR_3SG[low]
     elif not _conjugable(low):
         return word
     elif low.endswith("y") and len(low) > 1 and low[-2] not in "aeiou":
@@ -129,16 +98,22 @@ def _norm(word: str) -> str:
     return word.lower().replace("’", "'")
 
 
+# Base verbs that end in -ly ("apply"); every other -ly word after a subject is an adverb.
+_BASE_LY = word_set("apply reply supply rely fly multiply comply imply ally rally tally bully")
+_MODALS = word_set("can could would will should shall may might must")
+_WH_WORDS = word_set("how what which why where when who so and but or then")
+
+
 def _conjugable(low: str) -> bool:
-    if low in _KEEP or low in _NOT_VERBS or low in _ADVERBS or not low.isalpha():
+    if low in KEEP or low in NOT_VERBS or low in ADVERBS or not low.isalpha():
         return False
-    if low in _BASE_ED_ING or low in _BASE_LY:
+    if low in BASE_ED_ING or low in _BASE_LY:
         return True
     return not low.endswith(("ed", "ing", "ly"))  # past, gerund, or an adverb ("effectively")
 
 
 def _adverb(low: str) -> bool:
-    return low in _ADVERBS or (low.endswith("ly") and low not in _BASE_LY and len(low) > 4)
+    return low in ADVERBS or (low.endswith("ly") and low not in _BASE_LY and len(low) > 4)
 
 
 def _is_word(tok: str) -> bool:
@@ -151,6 +126,10 @@ class _Rewriter:
         self.out = list(self.toks)
         self.label = label
         self.addressee = addressee
+        # Whether the speaker ("I") or the speaker's party ("we") was named as this sentence's
+        # subject with nobody else named since: a later "my"/"our" may then be "their".
+        self.named_me = self.named_we = False
+        self.verbs: set[int] = set()  # the verb after a named subject: "prefer" names no one
 
     def word_after(self, i: int) -> int | None:
         for j in range(i + 1, len(self.toks)):
@@ -173,7 +152,7 @@ class _Rewriter:
     def name(self, who: str, i: int) -> str:
         name = self.label if who == "I" else self.addressee or ""
         if who == "we":
-            name = f"{self.label}'s group"
+            name = f"{self.label} and others"
         # "The user" is a name only at the start of a sentence; elsewhere it is "the user".
         if name.startswith("The ") and not self.sentence_start(i):
             name = "t" + name[1:]
@@ -199,9 +178,9 @@ class _Rewriter:
         j = self.token_before(i)
         if j is not None and _norm(self.toks[j]) in _MODALS and self.inverted(j):
             return True
-        if j is None or self.out[j] != self.toks[j] or _norm(self.toks[j]) not in _INVERTED:
+        if j is None or self.out[j] != self.toks[j] or _norm(self.toks[j]) not in INVERTED:
             return False
-        new = _INVERTED[_norm(self.toks[j])]
+        new = INVERTED[_norm(self.toks[j])]
         self.out[j] = new[0].upper() + new[1:] if self.toks[j][0].isupper() else new
         return True
 
@@ -218,9 +197,9 @@ class _Rewriter:
             if not self.addressee:
                 return True
             j = self.word_after(i)
-            if j is not None and _norm(self.toks[j]) in _PLURAL_YOU:
+            if j is not None and _norm(self.toks[j]) in PLURAL_YOU:
                 return True
-            if low == "you" and j is not None and _norm(self.toks[j]) in _FILLER_YOU:
+            if low == "you" and j is not None and _norm(self.toks[j]) in FILLER_YOU:
                 k = self.word_after(j)
                 after = self.toks[j + 1 : j + 2]
                 return k is None or after[:1] in ([","], ["?"])  # "you know," is filler
@@ -243,7 +222,7 @@ class _Rewriter:
                 return False
         # "I love you and you ...": words that open with a subject pronoun are a clause, but a
         # lone pronoun is half of a plural subject ("you and I").
-        return len(words) == 1 or (len(words) > 1 and words[0] not in _SUBJECT_PRONOUNS)
+        return len(words) == 1 or (len(words) > 1 and words[0] not in SUBJECT_PRONOUNS)
 
     def subject_position(self, i: int, who: str) -> bool:
         prev = self.token_before(i)
@@ -253,34 +232,72 @@ class _Rewriter:
             return False
         if prev is None or not _is_word(self.toks[prev]):
             return True
-        return _norm(self.toks[prev]) in _CLAUSE_OPENERS
+        return _norm(self.toks[prev]) in CLAUSE_OPENERS
+
+    def someone_else(self, i: int) -> bool:
+        """Whether token ``i`` may name another person or a plural ("their" would be unclear)."""
+        tok = self.toks[i]
+        if tok in CLAUSE_END:
+            return True
+        if not _is_word(tok) or i in self.verbs:
+            return False
+        low = _norm(tok)
+        if low in NOT_OTHERS:
+            return False
+        if tok[0].isupper() and not self.sentence_start(i):
+            return True  # a name
+        return low in OTHERS or OTHER_RE.fullmatch(low) is not None
+
+    def we_form(self, i: int, base: str, form: str, clitic: str) -> str:
+        """ "we/us/our" after the party was named in this sentence: they/them/their."""
+        if form == _SUBJECT:
+            return "they" + ("'" + clitic if clitic else "")
+        if form == _OBJECT:
+            return "them"
+        return "theirs" if base == "ours" else "their"
 
     def run(self) -> str:
         for i, tok in enumerate(self.toks):
             if not _is_word(tok):
+                if self.someone_else(i):
+                    self.named_me = self.named_we = False
                 continue
             low = _norm(tok)
             base, _, clitic = low.partition("'")
-            if base not in _PRONOUNS or (clitic and _PRONOUNS[base][1] != _SUBJECT):
+            mine = base in _PRONOUNS and not (clitic and _PRONOUNS[base][1] != _SUBJECT)
+            if not mine or self.skip(i, base, _PRONOUNS[base][0]):
+                if self.someone_else(i):
+                    self.named_me = self.named_we = False
                 continue
             who, form = _PRONOUNS[base]
-            if self.skip(i, base, who):
+            if who == "you":
+                self.named_me = self.named_we = False
+            if who == "we" and self.named_we and form != _REFLEXIVE:
+                self.out[i] = self.we_form(i, base, form, clitic)
                 continue
             name = self.name(who, i)
             if clitic:
-                suffix = _CONTRACTION.get(clitic, "'" + clitic)
+                suffix = CONTRACTION.get(clitic, "'" + clitic)
+                if who == "we":
+                    suffix = {"re": " are", "ve": " have"}.get(clitic, suffix)
                 j = self.word_after(i)
                 if clitic == "d" and j is not None and _norm(self.toks[j]) in ("been", "better"):
                     suffix = " had"  # "I'd been" is "I had been"
                 self.out[i] = name + suffix
+                self.named(i, who)
             elif form == _SUBJECT:
                 self.out[i] = name
-                # after an inverted auxiliary the next verb is a bare infinitive ("does X do")
-                if not self.fix_inverted(i) and self.subject_position(i, who):
+                # after an inverted auxiliary the next verb is a bare infinitive ("does X do");
+                # "Caroline and others" is plural, so its verb stays as it is
+                if who != "we" and not self.fix_inverted(i) and self.subject_position(i, who):
                     self.agree(i)
+                self.named(i, who)
             elif form == _OBJECT:
                 self.out[i] = name
             elif form == _POSSESSIVE:
+                if who == "I" and self.named_me and base == "my":
+                    self.out[i] = "their"
+                    continue
                 owner = self.label if who == "we" else name
                 if owner.startswith("The ") and not self.sentence_start(i):
                     owner = "t" + owner[1:]
@@ -288,6 +305,22 @@ class _Rewriter:
             else:
                 self.out[i] = "themselves" if base.endswith("selves") else "themself"
         return "".join(self.out)
+
+    def named(self, i: int, who: str) -> None:
+        """Record that the sentence now names the speaker (or party) as a subject at ``i``."""
+        if who == "you":
+            return
+        prev = self.token_before(i)
+        alone = prev is None or not self.coordinated(prev)  # "Jon and I": "their" is both
+        j = self.word_after(i)
+        while j is not None and _norm(self.toks[j]) in ADVERBS:
+            j = self.word_after(j)
+        if j is not None:
+            self.verbs.add(j)
+        if who == "I":
+            self.named_me = alone
+        else:
+            self.named_we, self.named_me = alone, False
 
 
 def third_person(
@@ -302,6 +335,17 @@ def third_person(
         return text
     addressee = addressee.strip() if addressee and addressee.strip() else None
     return _Rewriter(text, speaker_label(speaker, role), addressee).run()
+
+
+def drop_opener(text: str) -> str:
+    """``text`` without the discourse fillers it opens with ("Actually, I switched" → "I
+    switched", "Big news: we moved" → "we moved"); the text itself when nothing else would be left.
+    The episode keeps the exact words; a memory keeps what they say."""
+    m = OPENER_RE.match(text)
+    if m is None or m.end() == 0:
+        return text
+    rest = text[m.end() :]
+    return rest if sum(c.isalpha() for c in rest) >= 2 else text
 
 
 def has_first_person(text: str) -> bool:
