@@ -9,8 +9,9 @@ now", "last/this/next week|weekend|month|year", "last/next <weekday>", "the week
 before last", month names with a preposition, bare years that are not amounts, and explicit
 dates. A date without its year ("March 1", "in May"), a bare weekday ("due Friday") and a bare
 day of the month ("before the 15th") take the direction ``find_dates`` read from the sentence
-(``date_direction``): the next occurrence for "future", the last one for "past", the turn's own
-year or month for None (a bare weekday stays unresolved then). "Nov 1 - Nov 15, 2023" gives the
+(``date_direction``): the next occurrence for "future", the last one for "past", the one
+nearest the turn for "near", the turn's own year or month for None (a bare weekday stays
+unresolved then). "Nov 1 - Nov 15, 2023" gives the
 first date the range's year. Each row says whether it wants that direction. ``month_shift`` moves
 a date to the 1st of the month ``n`` months away. Pure, standard library only; patterns are
 compiled once at import.
@@ -24,11 +25,10 @@ from datetime import date, timedelta
 from functools import partial
 from typing import Literal
 
-from kgmem.ingest.date_direction import Direction
+from kgmem.ingest.date_direction import Direction, valid_day, year_toward
 
 Granularity = Literal["day", "week", "month", "year"]
 Resolved = tuple[date, Granularity] | None
-_MAX_LEAP_GAP = 8  # years between two 29 Februaries, at most
 
 
 def _week_start(d: date) -> date:
@@ -96,23 +96,6 @@ _EXPLICIT: tuple[tuple[str, Granularity], ...] = (
 _ANCHOR = "(?:" + "|".join(re.sub(r"\?P<\w+>", "?:", p) for p, _ in _EXPLICIT) + ")"
 
 
-def _year_of(month: int, day: int, ref: date, way: Direction | None) -> int:
-    """The year of a yearless ``month``/``day`` (day 0: the whole month) seen from ``ref``: the
-    next occurrence (``ref`` included) for "future", the last one for "past", else ``ref``'s."""
-    step = {"future": 1, "past": -1, None: 0}[way]
-    if step == 0:
-        return ref.year
-    when, now = (month, day), (ref.month, ref.day if day else 0)
-    year = ref.year if (when >= now if step > 0 else when <= now) else ref.year + step
-    for _ in range(_MAX_LEAP_GAP):
-        try:
-            date(year, month, day or 1)
-            return year
-        except ValueError:  # 29 February outside a leap year: the nearest leap year that way
-            year += step
-    raise ValueError(f"no {month}/{day} within {_MAX_LEAP_GAP} years")
-
-
 def _explicit(m: re.Match[str], ref: date, way: Direction | None, gran: Granularity) -> Resolved:
     groups = m.groupdict()
     if groups.get("mon") == "may":  # lowercase "may" is almost always the verb ("5 may be enough")
@@ -125,7 +108,7 @@ def _explicit(m: re.Match[str], ref: date, way: Direction | None, gran: Granular
         end_month = _MONTHS[end["mon"].lower()] if end["mon"] else month
         year = int(end["y"]) - (month > end_month)
     else:
-        year = _year_of(month, day if gran == "day" else 0, ref, way)
+        year = year_toward(month, day if gran == "day" else 0, ref, way)
     return date(year, month, day), gran
 
 
@@ -149,17 +132,24 @@ def _weekday(m: re.Match[str], ref: date, _way: Direction | None) -> Resolved:
 def _bare_weekday(m: re.Match[str], ref: date, way: Direction | None) -> Resolved:
     """ "due Friday" / "on Friday I went": the nearest one ahead or behind, ``ref`` included."""
     wd = _WEEKDAYS.index(m["wd"].lower())
+    ahead, back = (wd - ref.weekday()) % 7, (ref.weekday() - wd) % 7
+    if way == "near":
+        way = "future" if ahead <= back else "past"
     if way == "future":
-        return ref + timedelta(days=(wd - ref.weekday()) % 7), "day"
+        return ref + timedelta(days=ahead), "day"
     if way == "past":
-        return ref - timedelta(days=(ref.weekday() - wd) % 7), "day"
+        return ref - timedelta(days=back), "day"
     return None  # without a tense a weekday is as often past as future
 
 
 def _day_of_month(m: re.Match[str], ref: date, way: Direction | None) -> Resolved:
     """ "before the 15th": that day in the nearest month ahead or behind, else in ``ref``'s."""
-    day, step = int(m["d"]), {"future": 1, "past": -1, None: 0}[way]
-    start = month_shift(ref, 0)
+    day, start = int(m["d"]), month_shift(ref, 0)
+    if way == "near":
+        months = (month_shift(start, n) for n in (1, 0, -1))
+        near = [date(d.year, d.month, day) for d in months if valid_day(d.year, d.month, day)]
+        return min(near, key=lambda d: abs((d - ref).days)), "day"
+    step = {"future": 1, "past": -1, None: 0}[way]
     if step == 0:
         return date(ref.year, ref.month, day), "day"
     for n in range(0, 13 * step, step):
@@ -199,7 +189,7 @@ def _month_name(m: re.Match[str], ref: date, way: Direction | None) -> Resolved:
     elif pre == "next" and month <= ref.month:
         year += 1
     elif pre != "this":
-        year = _year_of(month, 0, ref, way)
+        year = year_toward(month, 0, ref, way)
     return date(year, month, 1), "month"
 
 
@@ -244,8 +234,14 @@ _PATTERNS: tuple[tuple[str, Resolver, bool | None, bool], ...] = (
         False,
     ),
     (rf"\b(?P<rel>{_THIS}|last|past|next|coming)\s+{_WD}\b", _weekday, True, False),
-    # A weekday on its own ("due Friday"), not a holiday named after one ("Good Friday").
-    (rf"(?<!good )(?<!black )(?<!cyber )\b{_WD}\b", _bare_weekday, True, True),
+    # A weekday after a preposition ("due Friday", "on Monday"), not a habit ("every Monday").
+    (
+        r"(?<!every )(?<!each )\b(?:on|by|due|until|till|before|after|since|from)\s+"
+        rf"(?P<span>{_WD})\b",
+        _bare_weekday,
+        True,
+        True,
+    ),
     (
         r"\b(?:by|before|until|till|on|due|after|since|from)\s+"
         r"(?P<span>the\s+(?P<d>[12]?\d|3[01])(?:st|nd|rd|th))\b(?![\w-]|\s+(?:of|century|"

@@ -123,6 +123,47 @@ def test_plans_get_a_valid_until(extract: Any) -> None:
     assert dated.category == Category.GOAL
 
 
+NOV20 = datetime(2023, 11, 20, 15, 0, tzinfo=UTC)
+
+
+def test_dates_point_where_the_words_do(extract: Any) -> None:
+    deadline, plan, past, birthday = extract(
+        [
+            say("I extended my reading challenge goal to 12 books by March 1.", at=NOV20),
+            say("I'm going to visit my aunt in May.", at=NOV20, turn_id="t2"),
+            say("In March I moved to Denver.", at=NOV20, turn_id="t3"),
+            say("My birthday is June 3.", at=NOV20, turn_id="t4"),
+        ]
+    )
+    assert deadline.content == (
+        "Caroline extended their reading challenge goal to 12 books by March 1 (2024-03-01)."
+    )
+    assert plan.content == "Caroline is going to visit their aunt in May (2024-05)."
+    assert plan.valid_until == datetime(2024, 6, 1, tzinfo=UTC)
+    assert past.content == "In March (2023-03) Caroline moved to Denver."
+    assert past.valid_from == datetime(2023, 3, 1, tzinfo=UTC)
+    # a birthday recurs: a month-day with no year, true from when it is told, never expiring
+    assert birthday.content == "Caroline's birthday is June 3 (--06-03)."
+    assert (birthday.valid_from, birthday.valid_until) == (NOV20, None)
+
+
+def test_memory_text_drops_fillers_and_reads_naturally(extract: Any) -> None:
+    facts = extract(
+        [
+            say("I prefer oat milk in my coffee.", speaker="Maya"),
+            say("Actually, I switched to almond milk now.", speaker="Maya", turn_id="t2"),
+            say("Big news: we moved to Denver last month!", speaker="Ana", turn_id="t3"),
+        ]
+    )
+    assert contents(facts) == [
+        "Maya prefers oat milk in their coffee.",
+        "Maya switched to almond milk now.",
+        "Ana and others moved to Denver last month (2023-04)!",
+    ]
+    # the correction is still read from what was said
+    assert facts[1].category == Category.CORRECTION
+
+
 # --- atomic facts and coreference ----------------------------------------------------------------
 
 

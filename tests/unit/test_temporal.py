@@ -254,3 +254,179 @@ def test_shifting_ref_by_weeks_shifts_every_relative_day(
     for a, b in zip(before, after, strict=True):
         if a.granularity == "day" and a.relative:
             assert b.resolved - a.resolved == shift
+
+
+# --- direction: a date without its year points where its sentence does ---------------------------
+
+NOV20 = datetime(2023, 11, 20, 10, 0, tzinfo=UTC)  # a Monday
+
+
+@pytest.mark.parametrize(
+    ("text", "span", "resolved"),
+    [
+        # deadlines and plans: the next occurrence
+        ("I extended my goal to 12 books by March 1", "March 1", date(2024, 3, 1)),
+        ("I'm staying with my parents until June", "June", date(2024, 6, 1)),
+        ("I need the draft done before the 15th", "the 15th", date(2023, 12, 15)),
+        ("The report is due Friday", "Friday", date(2023, 11, 24)),
+        ("The deadline is April 3", "April 3", date(2024, 4, 3)),
+        ("I'm going to visit Rome in May", "May", date(2024, 5, 1)),
+        ("planning to repaint the kitchen in May", "May", date(2024, 5, 1)),
+        ("I signed up for the half marathon in October", "October", date(2024, 10, 1)),
+        ("I set a goal to finish by Feb 28", "Feb 28", date(2024, 2, 28)),
+        ("by the end of March", "March", date(2024, 3, 1)),
+        ("My exam is in March", "March", date(2024, 3, 1)),
+        # past tense: the most recent occurrence
+        ("In March I moved to Denver", "March", date(2023, 3, 1)),
+        ("I started in May", "May", date(2023, 5, 1)),
+        ("I've been working here since December", "December", date(2022, 12, 1)),
+        ("We went there on Friday", "Friday", date(2023, 11, 17)),
+        ("I had it done by March 1", "March 1", date(2023, 3, 1)),
+        ("I achieved my goal of 20 books by June 1", "June 1", date(2023, 6, 1)),
+        ("I'm proud of completing 4,000 words by November 18", "November 18", date(2023, 11, 18)),
+        ("By March I had moved to Denver", "March", date(2023, 3, 1)),
+        # a day said in the past may be the speaker's next day (clock ahead of UTC)
+        ("I arrived in Lisbon on November 21", "November 21", date(2023, 11, 21)),
+        # a booking, an arrangement, a decision: the occurrence nearest the turn
+        ("I've booked a table at Luigi's on November 18", "November 18", date(2023, 11, 18)),
+        ("I'm hosting a dinner on January 5", "January 5", date(2024, 1, 5)),
+        ("I agreed to send the slides on October 30", "October 30", date(2023, 10, 30)),
+        ("I accepted the offer starting December 1", "December 1", date(2023, 12, 1)),
+        # a date that names an event ("my March 3 talk") is not read from the clause's tense
+        ("I reused the slides from my March 3 talk", "March 3", date(2023, 3, 3)),
+        ("I'm nervous about my upcoming March 3 talk", "March 3", date(2024, 3, 3)),
+        # but a modal or a plan far from the date is another clause's
+        (
+            "Carla might not get my first ten pages reviewed by March 20",
+            "March 20",
+            date(2024, 3, 20),
+        ),
+        # a date that closes a range takes the range's year
+        ("Nov 1 - Nov 15, 2023: setup", "Nov 1", date(2023, 11, 1)),
+        ("Nov 16 - Dec 15, 2023", "Nov 16", date(2023, 11, 16)),
+        # no cue: the turn's own year, as before
+        ("the 15th of May", "15th of May", date(2023, 5, 15)),
+    ],
+)
+def test_yearless_dates_take_their_sentences_direction(
+    text: str, span: str, resolved: date
+) -> None:
+    tref = find_dates(text, NOV20)[0]
+    assert (tref.text_span, tref.resolved) == (span, resolved)
+
+
+def test_a_bare_weekday_without_a_tense_stays_unresolved() -> None:
+    assert find_dates("Friday is my favourite day", NOV20) == []
+    assert find_dates("I swim on Fridays", NOV20) == []
+    assert find_dates("Good Friday", NOV20) == []
+    assert find_dates("I write for two hours every Monday and Thursday", NOV20) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("My birthday is June 3", "--06-03"),
+        ("I was born on June 3", "--06-03"),
+        ("I was born in June", "--06"),
+        ("Our anniversary is October 12", "--10-12"),
+    ],
+)
+def test_a_birthday_is_a_recurring_month_and_day(text: str, label: str) -> None:
+    (tref,) = find_dates(text, NOV20)
+    assert tref.recurring and tref.label == label
+    assert tref.resolved >= NOV20.date()  # the next one
+    labelled = text.replace(tref.text_span, f"{tref.text_span} ({label})")
+    assert rewrite_relative(text, NOV20) == labelled
+    # told once, true all along: neither dated from the last June 3 nor expiring after the next
+    assert valid_from(text, NOV20) == NOV20
+    assert foresight(text, NOV20) is None
+
+
+def test_a_birthday_with_a_tense_is_one_occurrence() -> None:
+    (planned,) = find_dates("I'm going to celebrate my birthday on June 3", NOV20)
+    assert not planned.recurring and planned.resolved == date(2024, 6, 3)
+    (past,) = find_dates("I celebrated my birthday on June 3", NOV20)
+    assert not past.recurring and past.resolved == date(2023, 6, 3)
+
+
+def test_foresight_follows_the_direction() -> None:
+    # a plan names a month ahead: valid until its end (today it would be May 2023, long past)
+    assert foresight("I'm going to visit Rome in May", NOV20) == datetime(2024, 6, 1, tzinfo=UTC)
+    assert foresight("I'm staying with my parents until June", NOV20) == datetime(
+        2024, 7, 1, tzinfo=UTC
+    )
+    assert foresight("The report is due Friday", NOV20) == datetime(2023, 11, 25, tzinfo=UTC)
+    # a deadline alone, or a past date, is no plan
+    assert foresight("The deadline is April 3", NOV20) is None
+    assert foresight("In March I moved to Denver", NOV20) is None
+    # a past date is where the fact starts; a deadline ahead is not
+    assert valid_from("In March I moved to Denver", NOV20) == datetime(2023, 3, 1, tzinfo=UTC)
+    assert valid_from("I need it by March 1", NOV20) == NOV20
+
+
+_MONTHS = [
+    "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December",
+]  # fmt: skip
+_DEADLINE_LEADS = [
+    "I need to finish the report by",
+    "The user extended the reading challenge goal to 12 books by",
+    "My goal is to run 10k by",
+    "We have to ship the MVP by",
+    "Please remind me that the essay is due",
+    "The deadline for the grant is",
+    "I'll stay with my parents until",
+]
+_PAST_LEADS = [
+    "I moved to Denver in",
+    "I started my new job in",
+    "We adopted Biscuit in",
+    "My sister got married in",
+    "I was in Lisbon in",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lead=st.sampled_from(_DEADLINE_LEADS),
+    month=st.integers(1, 12),
+    day=st.integers(1, 28),
+    ref=refs_in_range,
+)
+def test_a_deadline_is_never_before_the_turn(
+    lead: str, month: int, day: int, ref: datetime
+) -> None:
+    text = f"{lead} {_MONTHS[month - 1]} {day}."
+    (tref,) = find_dates(text, ref)
+    assert ref.date() <= tref.resolved < ref.date() + timedelta(days=366)
+    assert (tref.resolved.month, tref.resolved.day) == (month, day)
+    assert tref.toward == "future"
+
+
+@settings(max_examples=300, deadline=None)
+@given(lead=st.sampled_from(_PAST_LEADS), month=st.integers(1, 12), ref=refs_in_range)
+def test_a_past_month_is_never_after_the_turn(lead: str, month: int, ref: datetime) -> None:
+    text = f"{lead} {_MONTHS[month - 1]}."
+    (tref,) = find_dates(text, ref)
+    assert tref.resolved <= ref.date() < tref.resolved + timedelta(days=366)
+    assert tref.resolved.month == month
+    # and the same sentence fronted ("In March I moved ...") reads the same way
+    verb = lead.rsplit(" in", 1)[0]
+    (fronted,) = find_dates(f"In {_MONTHS[month - 1]} {verb[0].lower()}{verb[1:]}.", ref)
+    assert fronted.resolved == tref.resolved
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    wd=st.sampled_from(["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]),
+    n=st.integers(1, 31),
+    ref=refs_in_range,
+)
+def test_due_weekdays_and_days_of_the_month_lie_ahead(wd: str, n: int, ref: datetime) -> None:
+    (due,) = find_dates(f"The essay is due {wd}", ref)
+    assert 0 <= (due.resolved - ref.date()).days <= 6 and due.resolved.strftime("%A") == wd
+    (went,) = find_dates(f"We went hiking on {wd}", ref)
+    assert 0 <= (ref.date() - went.resolved).days <= 6 and went.resolved.strftime("%A") == wd
+    suffix = {1: "st", 2: "nd", 3: "rd", 21: "st", 22: "nd", 23: "rd", 31: "st"}.get(n, "th")
+    (day,) = find_dates(f"I need it before the {n}{suffix}", ref)
+    assert day.resolved.day == n and 0 <= (day.resolved - ref.date()).days < 62
