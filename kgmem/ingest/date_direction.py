@@ -63,8 +63,11 @@ _NEAR = re.compile(
     r"(?:(?:also|still|just|finally|now|really|currently|actually)\s+)?(?P<ing>[a-z]+ing)\b",
     re.IGNORECASE,
 )
-_REACH = 80  # characters a tense marker may stand before its date (a long clause is another's)
-_DEADLINE_REACH = _REACH
+# Characters a tense marker may stand before its date: farther, it is another clause's verb
+# ("I've drafted a letter, offering a call on April 22"). A deadline reaches back further, to
+# the verb of getting done ("I've completed a five-module course on ... by July 10").
+_REACH = 50
+_DEADLINE_REACH = 80
 # Nouns that name something ahead. Weaker than a verb: "I extended my goal to 12 books by March 1"
 # points ahead, but "I achieved my goal by June 1" is done.
 _AHEAD_NOUNS = re.compile(
