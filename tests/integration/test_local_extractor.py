@@ -233,7 +233,7 @@ def test_filler_is_dropped_and_each_turn_says_why(nlp: Any) -> None:
         (
             "I've never submitted my cover letter to Greg for review, should I ask him to take a "
             "look before I finalize it?",
-            "The user has never submitted the user's cover letter to Greg for review.",
+            "The user has never submitted their cover letter to Greg for review.",
         ),
         (
             "How can I present my team's work in the interview, considering I've led the team for "
@@ -260,8 +260,8 @@ def test_a_request_for_help_with_something_named_is_the_persons_intent(extract: 
     )
     assert contents(extract([say(text, speaker=None, at=None)])) == [
         "The user is working on a project with a Time Anchor of March 15, 2024, and the user needs "
-        "to plan the user's tasks accordingly.",
-        "The user wants help to create a schedule to ensure the user meets the user's deadlines.",
+        "to plan their tasks accordingly.",
+        "The user wants help to create a schedule to ensure the user meets their deadlines.",
     ]
 
 
