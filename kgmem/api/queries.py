@@ -38,6 +38,7 @@ class Query:
         explain: bool = False,
         session_id: str | None = None,
         namespace: str | None = None,
+        episode_hits: bool = True,
     ) -> RecallResultUnion:
         ctx = info.context
         ctx.page(limit, "limit")
@@ -60,6 +61,7 @@ class Query:
                     as_of=as_of,
                     dry=dry,
                     session_id=session_id,
+                    episode_hits=episode_hits,
                 )
             finally:
                 ctx.metrics.recall_seconds.observe(time.perf_counter() - t0)

@@ -4,7 +4,8 @@ They mirror ``kgmem.recall.engine.RecallHit`` and ``kgmem.recall.xray.Xray``: ea
 contributions (they add up to its final score), channel ranks, graph path with edge confidences
 and source episodes; dropped candidates with their reason; stage timings; the queries run; and
 ``raw``, the whole X-ray as one JSON object (``Xray.to_dict()``). A hit's ``memory`` loads through
-the request's memory DataLoader, one statement for all hits.
+the request's memory DataLoader, one statement for all hits. A hit of ``kind`` episode is an
+observed turn no memory stands for (``kgmem.recall.episode_hits``): its ``memory`` is null.
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ class HitExplanation:
     valid_until: datetime | None
     status: str
     injection: str | None
+    kind: str = strawberry.field(description="memory, or episode: a turn no memory stands for.")
 
     @classmethod
     def of(cls, h: HitExplain) -> HitExplanation:
@@ -93,6 +95,7 @@ class HitExplanation:
             valid_until=h.valid_until,
             status=h.status,
             injection=h.injection,
+            kind=h.kind,
         )
 
 
@@ -152,9 +155,15 @@ class XrayReport:
         )
 
 
-@strawberry.type(description="One recalled memory.")
+@strawberry.type(
+    description="One recalled memory, or (kind episode) an observed turn no memory stands for."
+)
 class Hit:
     ns: strawberry.Private[str]
+    kind: str = strawberry.field(
+        description="memory, or episode: the turn itself (memoryId is then the episode's id, "
+        "turnIds its own turn, category episode), returned when no memory stands for it."
+    )
     memory_id: strawberry.ID
     content: str
     score: float
@@ -170,6 +179,7 @@ class Hit:
     def of(cls, h: RecallHit, namespace: str) -> Hit:
         return cls(
             ns=namespace,
+            kind=h.kind,
             memory_id=strawberry.ID(h.memory_id),
             content=h.content,
             score=h.score,
@@ -182,8 +192,10 @@ class Hit:
             channels=[ChannelScore.of(c) for c in h.channels],
         )
 
-    @resolver(description="The whole memory (loaded in one batch for all hits).")
+    @resolver(description="The whole memory (loaded in one batch for all hits); null for a turn.")
     async def memory(self, info: Info) -> Memory | None:
+        if self.kind != "memory":
+            return None
         row = await info.context.loaders.memory.load((self.ns, str(self.memory_id)))
         return None if row is None else Memory.of(row, self.ns)
 

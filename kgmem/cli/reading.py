@@ -1,6 +1,7 @@
 """``kgmem recall`` and ``kgmem stats``: read a namespace, for people or (``--json``) programs.
 
-Contract. ``recall`` prints the best memories for a query as a table, or JSON, and with
+Contract. ``recall`` prints the best memories for a query as a table, or JSON (an episode hit,
+a turn no memory stands for, is marked as one; ``--no-episodes`` leaves them out), and with
 ``--explain`` the X-ray (:func:`print_xray`: the understanding of the query, each hit's factor
 contributions, channels, path and validity, the dropped candidates, the stage timings);
 ``stats`` prints a namespace's counts by label, status and relationship type.
@@ -36,9 +37,12 @@ def recall_cmd(
     dry: bool = typer.Option(False, "--dry", help="Read only: do not touch the hits."),
     explain: bool = typer.Option(False, "--explain", "-x", help="Print the X-ray."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
+    episodes: bool = typer.Option(
+        True, "--episodes/--no-episodes", help="Let a turn no memory stands for fill in."
+    ),
 ) -> None:
     """Recall the memories that best answer a query (--explain shows why)."""
-    options: dict[str, Any] = {"dry": dry}
+    options: dict[str, Any] = {"dry": dry, "episode_hits": episodes}
     if profile:
         options["profile"] = profile
     if mode:
@@ -58,7 +62,10 @@ def recall_cmd(
         table = Table("#", "score", "memory", "channels")
         for i, hit in enumerate(result.hits, start=1):
             chans = " ".join(f"{c.channel}#{c.rank}" for c in hit.channels)
-            table.add_row(str(i), f"{hit.score:.4f}", escape(hit.content), chans)
+            text = escape(hit.content)
+            if hit.kind != "memory":  # the turn itself: no memory stands for it
+                text = f"[dim]turn {escape(', '.join(hit.turn_ids))} (episode hit)[/] {text}"
+            table.add_row(str(i), f"{hit.score:.4f}", text, chans)
         out.print(table)
     if explain:
         print_xray(result.xray)
@@ -75,12 +82,13 @@ def print_xray(xray: Xray) -> None:
     if xray.hyde:
         out.print(f"HyDE expansions: {len(xray.hyde)}")
     for i, hit in enumerate(xray.hits, start=1):
+        mark = "  [dim](episode hit: the turn itself)[/]" if hit.kind != "memory" else ""
         table = Table(
             "factor",
             "value",
             "contribution",
             "",
-            title=f"#{i}  {hit.final_score:.4f}  {escape(_short(hit.content, 70))}",
+            title=f"#{i}  {hit.final_score:.4f}  {escape(_short(hit.content, 70))}{mark}",
             title_justify="left",
         )
         top = max((abs(v) for v in hit.contributions.values()), default=0.0) or 1.0

@@ -1,5 +1,5 @@
-// Both BM25 searches of one query within one namespace, in one statement ($query is an escaped Lucene query): `memory` over memory content, `episode` over the turns as said, answered as the memories derived from the matching episodes (a memory scores its best episode). Each half reads its own windows: the indexes are shared by every namespace, so a half reads its $memory_windows[0] / $episode_windows[0] rows and keeps this namespace's; while that holds fewer than $limit of them and the index had more to give, it reads its next, wider window (up to three per half). A half whose windows are empty is skipped and answers null. `seen`, `level` (the window read last) and, for episodes, `episodes` tell the caller whether a still wider read could find more.
-// params: $namespace, $query, $memory_windows, $episode_windows, $limit
+// Both BM25 searches of one query within one namespace, in one statement ($query is an escaped Lucene query): `memory` over memory content, `episode` over the turns as said, answered as the memories derived from the matching episodes (a memory scores its best episode). Each half reads its own windows: the indexes are shared by every namespace, so a half reads its $memory_windows[0] / $episode_windows[0] rows and keeps this namespace's; while that holds fewer than $limit of them and the index had more to give, it reads its next, wider window (up to three per half). A half whose windows are empty is skipped and answers null. `seen`, `level` (the window read last) and, for episodes, `episodes` tell the caller whether a still wider read could find more. The episode half's `hits` also carry, tagged `kind: 'episode'`, the turns among its best $turn_limit matches that no memory was derived from (a turn with nothing extracted), with their rank among the matching turns, so recall can return the turn itself.
+// params: $namespace, $query, $memory_windows, $episode_windows, $limit, $turn_limit
 // values: plain
 // A window that is not read leaves its subquery one row with seen = 0 (an aggregation over no
 // rows); a window that is read has seen > 0, since the window before it was full. A skipped half
@@ -66,7 +66,17 @@ CALL () {
     LIMIT $limit
     RETURN collect({id: m.id, score: score}) AS hits
   }
+  // Turns no memory stands for: `own` is in score order, so a turn's index is its rank. Any
+  // derived memory counts, superseded ones too: a retired fact must not come back as its turn.
+  CALL (own) {
+    UNWIND range(0, size(own) - 1) AS i
+    WITH i, own[i].episode AS e, own[i].score AS score
+    WHERE i < $turn_limit AND NOT EXISTS { MATCH (:Memory)-[:DERIVED_FROM]->(e) }
+    RETURN collect({kind: 'episode', id: e.id, score: score, rank: i + 1, turn_id: e.turn_id,
+                    text: e.text, speaker: e.speaker, session_id: e.session_id,
+                    at: e.at.epochSeconds * 1000000 + e.at.microsecond}) AS unclaimed
+  }
   RETURN CASE WHEN size($episode_windows) > 0 THEN
-           {level: level, seen: seen, episodes: size(own), hits: hits} END AS episode
+           {level: level, seen: seen, episodes: size(own), hits: hits + unclaimed} END AS episode
 }
 RETURN memory, episode

@@ -11,7 +11,8 @@ pays for the wider reads but not for a round trip each. A store with one namespa
 for the second read. A crowded namespace's recall searches start where its recent ones ended
 (``StartWindows``) instead of re-reading the windows they all found short. Rows are ``{"id",
 "score"}`` for recall and the gate's neighbour rows for the write path; the episode channel
-reads episodes and returns the memories derived from them; the memory and episode text searches
+reads episodes and returns the memories derived from them (and the matching turns none was derived
+from, tagged as such); the memory and episode text searches
 of one query share one statement (``search_text_memories``), each half with its own windows,
 memo and widening, so each answers exactly what it would alone.
 """
@@ -209,11 +210,14 @@ async def search_text_memories(
     limit: int,
     memory: bool = True,
     episode: bool = True,
+    turn_limit: int = 0,
 ) -> tuple[list[Row] | None, list[Row] | None]:
     """Both BM25 searches of ``query`` in one statement: the memories whose content matches,
     and the memories derived from the episodes that match (None for a search not asked for).
     Each keeps its own memo and widening, so each reads the windows, and answers the rows, it
-    would in a statement of its own; a search that must widen further runs again alone."""
+    would in a statement of its own; a search that must widen further runs again alone. The
+    episode rows end with the unclaimed turns (``kind: "episode"``) among the best
+    ``turn_limit`` matching turns: those no memory was derived from."""
     halves = [half for half, on in (("memory", memory), ("episode", episode)) if on]
     searches = [
         _Search((f"search_text_memories.{h}", namespace, k), limit, FOUND[h]) for h in halves
@@ -228,6 +232,7 @@ async def search_text_memories(
             memory_windows=given.get("memory", []),
             episode_windows=given.get("episode", []),
             limit=limit,
+            turn_limit=turn_limit,
         )
         return [rows[0][h] for h in halves]
 

@@ -4,7 +4,9 @@
 entity) for the query and each sub-query, with the query embedding's model run in a worker
 thread from the start, overlapping spaCy's entities found on the event loop and then the
 searches, and collects each channel's ranked rows into per-memory ``Evidence`` in a fixed
-order, so ranks, fusion and X-ray paths never depend on which search answered first.
+order, so ranks, fusion and X-ray paths never depend on which search answered first. The
+main query's episode search also names the matching turns no memory was derived from, handed
+to the caller's ``turns`` list (``episode_hits``).
 ``collect`` turns one channel's rows into evidence and a ranking; ``pool_size`` is the
 candidate depth every channel fetches (seed 004's 3x overfetch for MMR).
 A profile with a ``hub_boost`` below 1 first reads the namespace's hub names (entities most of
@@ -26,6 +28,7 @@ from kgmem.graph.client import GraphClient, Row
 from kgmem.ingest.normalize import normalize_name
 from kgmem.ml.embedder import Embedder
 from kgmem.ml.nlp import Nlp
+from kgmem.recall.episode_hits import MAX_TURN_RANK, TurnMatch, is_turn_row, unclaimed_turns
 from kgmem.recall.filters import Evidence
 from kgmem.recall.lucene import QUESTION_WORDS, hub_words, to_lucene
 from kgmem.recall.profiles import get_profile
@@ -94,7 +97,11 @@ async def run_channels(
     req: RecallRequest,
     subs: list[str],
     run: StageClock,
+    turns: list[TurnMatch] | None = None,
 ) -> tuple[dict[str, Evidence], list[tuple[str, list[str]]], list[float], frozenset[str]]:
+    """The channels' evidence and rankings, the query embedding and the query's entities;
+    ``turns``, when given, receives the query's matching turns no memory stands for (the
+    episode channel's unclaimed turns, ``episode_hits``)."""
     queries = [req.query, *subs[1:]] if len(subs) > 1 else [req.query]
     k = pool_size(req)
     ns = req.namespace
@@ -108,6 +115,8 @@ async def run_channels(
     # The results are still collected in the fixed order below, so ranks, fusion and paths do
     # not depend on who answered first.
     searches: list[tuple[str, str, str, asyncio.Task[list[Row] | None]]] = []
+    main_text: asyncio.Task[dict[str, list[Row]] | None] | None = None
+    turn_limit = MAX_TURN_RANK if turns is not None else 0
     embedding = embedder.submit_query(queries)
     async with asyncio.TaskGroup() as tg:
         names = _names(nlp.entities(req.query)) if "entity" in req.channels else None
@@ -132,7 +141,9 @@ async def run_channels(
                 continue
             # The episode channel searches the turns' own words, before any rewrite. Both text
             # searches of a query are one statement; each channel still gets its own list.
-            text = tg.create_task(_text_search(graph, ns, q, hubs, boost, k, halves))
+            text = tg.create_task(_text_search(graph, ns, q, hubs, boost, k, halves, turn_limit))
+            if i == 0:  # the turns come from the query as asked, not its sub-queries
+                main_text = text
             for i_half, c in enumerate(halves):
                 query_name = "" if i_half else "search_text_memories"  # the X-ray lists it once
                 add(c + tag, "fulltext", query_name, _half(text, c))
@@ -149,6 +160,8 @@ async def run_channels(
         if query_name:
             run.queries.append(query_name)
         collect(ev, rankings, name, rows, kind)
+    if turns is not None and main_text is not None:
+        turns.extend(unclaimed_turns((main_text.result() or {}).get("unclaimed", ())))
     run.tick("channels")
     return ev, rankings, vecs[0], frozenset(names or ())
 
@@ -182,9 +195,12 @@ async def _text_search(
     boost: float,
     k: int,
     halves: Sequence[str],
+    turn_limit: int = 0,
 ) -> dict[str, list[Row]] | None:
     """The memory ("fulltext") and episode text searches of ``text`` without its question
-    words, the namespace's hub names kept at ``boost``, in one statement: rows per channel."""
+    words, the namespace's hub names kept at ``boost``, in one statement: rows per channel,
+    and under "unclaimed" the matching turns no memory was derived from (the episode search's
+    tagged rows, among its best ``turn_limit`` turns)."""
     weak = await hubs if hubs is not None else frozenset()
     lucene = to_lucene(text, weak, boost, QUESTION_WORDS)
     if lucene is None:  # nothing but question words and hub names the profile drops
@@ -197,8 +213,14 @@ async def _text_search(
         limit=k,
         memory="fulltext" in halves,
         episode="episode" in halves,
+        turn_limit=turn_limit,
     )
-    return {"fulltext": memory or [], "episode": episode or []}
+    rows = episode or []
+    return {
+        "fulltext": memory or [],
+        "episode": [r for r in rows if not is_turn_row(r)],
+        "unclaimed": [r for r in rows if is_turn_row(r)],
+    }
 
 
 async def _half(text: Awaitable[dict[str, list[Row]] | None], channel: str) -> list[Row] | None:

@@ -6,7 +6,10 @@ scoring, diversity, turns, xray); a request that names no channels searches its 
 (``channels.py``), the activation and hydration queries and the touch write, and times each
 stage. Every query is scoped to the request's namespace, so no other namespace's memory reaches
 a hit or the X-ray. A ``dry`` recall reads only; otherwise the hits are touched (access count,
-last access, stability, Hebbian co-activation, 2% boost to linked neighbours).
+last access, stability, Hebbian co-activation, 2% boost to linked neighbours). A matching
+turn that no memory stands for may fill in as an episode hit (``episode_hits``: where it goes,
+and when); it is never touched, and the memories it pushes past the limit are dropped with
+that reason.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from kgmem.ml.nlp import Nlp
 from kgmem.recall.candidates import Candidate, Scored
 from kgmem.recall.channels import StageClock, collect, pool_size, run_channels
 from kgmem.recall.diversity import centroid, gate_confidence, hit_confidence, mmr
+from kgmem.recall.episode_hits import EPISODE_KIND, TurnMatch, eligible, place
 from kgmem.recall.feedback import refine
 from kgmem.recall.filters import Evidence, Filters, apply_filters
 from kgmem.recall.fusion import fuse
@@ -58,6 +62,9 @@ class RecallHit:
     valid_from: datetime | None
     valid_until: datetime | None
     channels: tuple[ChannelEvidence, ...] = ()
+    # "memory", or "episode": an observed turn no memory stands for, returned as itself
+    # (memory_id is then the episode's id, turn_ids its own turn, category "episode")
+    kind: str = "memory"
 
 
 @dataclass(frozen=True)
@@ -91,7 +98,10 @@ async def recall(
     )
     subs = decompose(req.query)
     run.tick("understand")
-    ev, rankings, qvec, q_entities = await run_channels(graph, embedder, nlp, req, subs, run)
+    matches: list[TurnMatch] | None = [] if _wants_turns(req) else None
+    ev, rankings, qvec, q_entities = await run_channels(
+        graph, embedder, nlp, req, subs, run, turns=matches
+    )
     if profile.feedback:
         await refine(graph, req, profile, ev, rankings, run)
     hyde: list[str] = []
@@ -148,7 +158,9 @@ async def recall(
         min_confidence=req.min_confidence,
         include_superseded=req.include_superseded or strategy.include_superseded,
     )
-    kept, dropped = apply_filters(cands, filters, get_mode(req.mode), when, recorded)
+    kept, dropped = apply_filters(
+        cands, filters, get_mode(req.mode), when, recorded, pool.successors
+    )
     scored = rank(
         kept, profile, when, stability=stability, session_id=req.session_id, query_embedding=qvec
     )
@@ -177,10 +189,24 @@ async def recall(
         for s in scored
         if s.memory_id not in picked
     ][:20]
+    cited = frozenset(t for mid in chosen.selected for t in turns.get(mid, ()))
+    order = place(chosen.selected, eligible(matches or [], cited, req.as_of), req.limit)
+    dropped += [
+        Dropped(
+            mid,
+            by_id[mid].content,
+            DropReason.LIMIT,
+            f"ranked below the limit of {req.limit} after an episode hit",
+            score_of[mid].final,
+        )
+        for mid in chosen.selected
+        if mid not in order
+    ]
     run.tick("mmr")
-    hits, explains = _hits(chosen.selected, score_of, by_id, ev, turns)
+    hits, explains = _hits(order, score_of, by_id, ev, turns)
     if not req.dry and hits:
-        await touch(graph, req.namespace, [by_id[h.memory_id] for h in hits], when)
+        memories = [by_id[h.memory_id] for h in hits if h.kind == "memory"]
+        await touch(graph, req.namespace, memories, when)
         run.queries.append("touch_memories")
     run.tick("touch")
     xray = Xray(
@@ -201,15 +227,56 @@ def _cos(raw: float | None) -> float | None:
     return None if raw is None else max(0.0, 2.0 * raw - 1.0)  # Neo4j cosine score → cosine
 
 
+def _wants_turns(req: RecallRequest) -> bool:
+    """Episode hits answer a plain recall: a turn has no category, tier, memory type or
+    confidence, so a request that filters on any of them gets memories only."""
+    return (
+        req.episode_hits
+        and req.categories is None
+        and req.tiers is None
+        and req.min_confidence == 0.0
+        and req.mode == "full_context"
+    )
+
+
+def _turn_hit(t: TurnMatch, score: float) -> tuple[RecallHit, HitExplain]:
+    """An episode hit takes the score of the hit before it: it fills in, it is not ranked."""
+    channels = (ChannelEvidence("episode", t.rank, t.score),)
+    turn = (t.turn_id or t.episode_id,)
+    hit = RecallHit(
+        t.episode_id, t.content, score, EPISODE_KIND, "active", "full", turn, t.at, None,
+        channels, kind=EPISODE_KIND,
+    )  # fmt: skip
+    explain = HitExplain(
+        memory_id=t.episode_id,
+        content=t.content,
+        final_score=score,
+        contributions={"episode_turn": score},
+        channels=channels,
+        valid_from=t.at,
+        episodes=turn,
+        factors={"episode_turn_rank": float(t.rank)},
+        injection="full",
+        kind=EPISODE_KIND,
+    )
+    return hit, explain
+
+
 def _hits(
-    selected: Sequence[str],
+    order: Sequence[str | TurnMatch],
     score_of: dict[str, Scored],
     by_id: dict[str, Candidate],
     ev: dict[str, Evidence],
     turns: dict[str, tuple[str, ...]],
 ) -> tuple[list[RecallHit], list[HitExplain]]:
-    hits, explains = [], []
-    for mid in selected:
+    hits: list[RecallHit] = []
+    explains: list[HitExplain] = []
+    for mid in order:
+        if isinstance(mid, TurnMatch):
+            hit, explain = _turn_hit(mid, hits[-1].score if hits else 0.0)
+            hits.append(hit)
+            explains.append(explain)
+            continue
         s, c, e = score_of[mid], by_id[mid], ev[mid]
         channels = tuple(ChannelEvidence(name, r, raw) for name, (r, raw) in e.ranks.items())
         injection = gate_confidence(hit_confidence(s))

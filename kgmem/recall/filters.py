@@ -6,12 +6,13 @@ candidate with the reason it was left out (status, validity, confidence floor, m
 tier), so the X-ray can show what was dropped and why. Point-in-time (``as_of``) is bi-temporal:
 a memory is returned as of T when it was valid at T (``valid_from ≤ T < valid_until``) and
 kgmem already knew it at T (``recorded_at ≤ T``) — superseded memories included, since what is
-superseded now may have been the belief then.
+superseded now may have been the belief then. A superseded candidate left out says which memory
+superseded it ("superseded by <id>").
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -102,9 +103,15 @@ def _drop(c: Candidate, reason: DropReason, detail: str) -> Dropped:
 
 
 def verdict(
-    c: Candidate, f: Filters, mode: Mode, now: datetime, recorded_at: datetime | None
+    c: Candidate,
+    f: Filters,
+    mode: Mode,
+    now: datetime,
+    recorded_at: datetime | None,
+    successors: Sequence[str] = (),
 ) -> Dropped | None:
-    """None when the candidate passes, else why it does not."""
+    """None when the candidate passes, else why it does not; a superseded candidate's reason
+    names the memories that superseded it (``successors``), when the graph records them."""
     if f.as_of is not None:
         if recorded_at is not None and recorded_at > f.as_of:
             return _drop(c, DropReason.VALIDITY, f"recorded {recorded_at:%Y-%m-%d} after as_of")
@@ -116,7 +123,7 @@ def verdict(
             return _drop(c, DropReason.STATUS, f"status {c.status}")
     else:
         if c.status in HISTORY_STATUSES and not f.include_superseded:
-            return _drop(c, DropReason.SUPERSEDED, f"status {c.status}")
+            return _drop(c, DropReason.SUPERSEDED, _replaced(c.status, successors))
         if c.status not in f.statuses | (HISTORY_STATUSES if f.include_superseded else set()):
             return _drop(c, DropReason.STATUS, f"status {c.status}")
         if c.valid_until is not None and c.valid_until <= now and not f.include_superseded:
@@ -138,17 +145,25 @@ def verdict(
     return None
 
 
+def _replaced(status: str, successors: Sequence[str]) -> str:
+    if status == "superseded" and successors:
+        return "superseded by " + ", ".join(successors)
+    return f"status {status}"
+
+
 def apply_filters(
     cands: Sequence[Candidate],
     f: Filters,
     mode: Mode,
     now: datetime,
     recorded: dict[str, datetime | None],
+    successors: Mapping[str, Sequence[str]] | None = None,
 ) -> tuple[list[Candidate], list[Dropped]]:
     kept: list[Candidate] = []
     dropped: list[Dropped] = []
+    after = successors or {}
     for c in cands:
-        why = verdict(c, f, mode, now, recorded.get(c.id))
+        why = verdict(c, f, mode, now, recorded.get(c.id), after.get(c.id, ()))
         if why is None:
             kept.append(c)
         else:

@@ -5,7 +5,8 @@ namespace (``get_recall_candidates``, one statement), turns each row and its cha
 into a ``Candidate`` in the order the rows came (the embeddings converted once, as rows of one
 matrix: ``diversity.embedding_rows``), orders each memory's source turns by relevance
 to the query (word rarity and shared entity words are counted over the whole candidate set), and
-keeps each memory's ``recorded_at`` for the bi-temporal filter.
+keeps each memory's ``recorded_at`` for the bi-temporal filter and the ids of the memories that
+superseded it (its ``SUPERSEDES`` edges), which the X-ray names for a superseded candidate.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ class Hydrated:
     cands: list[Candidate]
     turns: dict[str, tuple[str, ...]]
     recorded: dict[str, datetime | None]
+    successors: dict[str, tuple[str, ...]]  # memory id -> ids of the memories superseding it
 
 
 async def hydrate(
@@ -54,7 +56,8 @@ async def hydrate(
         for r in rows
     }
     recorded = {r["memory"]["id"]: _opt(r["memory"].get("recorded_at")) for r in rows}
-    return Hydrated(cands, turns, recorded)
+    successors = {r["memory"]["id"]: tuple(sorted(r.get("superseded_by") or ())) for r in rows}
+    return Hydrated(cands, turns, recorded, successors)
 
 
 def _opt(value: Any) -> datetime | None:

@@ -2,10 +2,11 @@
 
 ``build_request`` turns a caller's query, namespace and options into a ``RecallRequest`` or raises
 ``InvalidInput`` naming the bad option (limit, profile, mode, categories, tiers, confidence floor,
-``as_of``, channels, activation, unknown options); the engine then trusts every field. ``CHANNELS``
-are the searches a request may name, ``ACTIVATIONS`` the ways activation may spread. A request
-that names no channels has ``channels == ()``: the engine searches its intent's channels (seed
-004's router, ``query.STRATEGIES``).
+``as_of``, channels, activation, unknown options; ``episode_hits`` says whether a matching turn
+that no memory stands for may come back as an episode hit, on by default); the engine then
+trusts every field. ``CHANNELS`` are the searches a request may name, ``ACTIVATIONS`` the ways
+activation may spread. A request that names no channels has ``channels == ()``: the engine
+searches its intent's channels (seed 004's router, ``query.STRATEGIES``).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ class RecallRequest:
     channels: tuple[str, ...] = ()  # () = the intent's channels, resolved by the engine
     session_id: str | None = None
     activation: str = "spreading"  # spreading (Cypher, per query) | pagerank (GDS projection)
+    episode_hits: bool = True  # a matching turn no memory stands for may come back itself
 
 
 def build_request(query: object, namespace: object, **opts: Any) -> RecallRequest:
@@ -84,6 +86,7 @@ def build_request(query: object, namespace: object, **opts: Any) -> RecallReques
         dry=bool(opts.pop("dry", False)),
         channels=tuple(dict.fromkeys(channels)),
         session_id=opts.pop("session_id", None),
+        episode_hits=bool(opts.pop("episode_hits", True)),
     )
     activation = opts.pop("activation", None) or "spreading"
     if activation not in ACTIVATIONS:

@@ -72,6 +72,7 @@ class HitExplain:
     episodes: tuple[str, ...] = ()  # ids of the turns the memory was extracted from
     factors: Mapping[str, float] = field(default_factory=dict)
     injection: str | None = None  # full | abbreviated | skipped (seed 004's gate)
+    kind: str = "memory"  # or "episode": a turn no memory stands for (memory_id = episode id)
 
     @classmethod
     def from_scored(cls, scored: Scored, content: str, **details: Any) -> HitExplain:

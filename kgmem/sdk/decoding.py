@@ -47,6 +47,7 @@ def hit_of(h: Mapping[str, Any]) -> RecallHit:
             ChannelEvidence(c["channel"], int(c["rank"]), float(c["rawScore"]))
             for c in h.get("channels") or ()
         ),
+        kind=h.get("kind") or "memory",
     )
 
 
@@ -78,6 +79,7 @@ def xray_of(raw: Mapping[str, Any]) -> Xray:
             episodes=tuple(h.get("episodes", ())),
             factors={k: float(v) for k, v in (h.get("factors") or {}).items()},
             injection=h.get("injection"),
+            kind=h.get("kind", "memory"),
         )
         for h in raw.get("hits", ())
     )

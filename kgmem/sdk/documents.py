@@ -50,14 +50,15 @@ mutation Remember($input: RememberInput!) {{
 RECALL = f"""
 query Recall($query: String!, $limit: Int!, $dry: Boolean!, $explain: Boolean!,
              $namespace: String, $profile: String, $mode: String, $filters: RecallFilters,
-             $asOf: DateTime, $sessionId: String) {{
+             $asOf: DateTime, $sessionId: String, $episodeHits: Boolean!) {{
   recall(query: $query, limit: $limit, dry: $dry, explain: $explain, namespace: $namespace,
-         profile: $profile, mode: $mode, filters: $filters, asOf: $asOf, sessionId: $sessionId) {{
+         profile: $profile, mode: $mode, filters: $filters, asOf: $asOf, sessionId: $sessionId,
+         episodeHits: $episodeHits) {{
     __typename
     ... on RecallOk {{
       skipped
       hits {{
-        memoryId content score category status injection turnIds validFrom validUntil
+        kind memoryId content score category status injection turnIds validFrom validUntil
         channels {{ channel rank rawScore }}
       }}
       xray {{ raw }}
@@ -77,6 +78,7 @@ def recall_variables(
         "namespace": namespace,
         "dry": bool(opts.pop("dry", False)),
         "explain": bool(opts.pop("explain", False)),
+        "episodeHits": bool(opts.pop("episode_hits", True)),
     }
     for name, arg in _RECALL_ARGS.items():
         value = opts.pop(name, None)
