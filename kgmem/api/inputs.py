@@ -1,10 +1,8 @@
-"""GraphQL input types, the memories connection, cursors, and the expected-failure wrapper.
+"""GraphQL input types, the memories connection and cursors.
 
 Cursors are opaque to clients: base64url of ``[created_at ISO-8601, id]`` of the last memory
 on a page, matching the ``(created_at DESC, id)`` order of ``memories``; a cursor that does not
-decode is an ``invalid_input`` error. :func:`attempt` runs one resolver body and turns an
-expected ``KgmemError`` into ``Rejected`` (anything else propagates and is masked by
-``kgmem.api.errors``).
+decode is an ``invalid_input`` error.
 """
 
 from __future__ import annotations
@@ -12,19 +10,13 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import TypeVar
 
 import strawberry
 
-from kgmem.api.errors import is_expected
-from kgmem.api.results import Rejected
 from kgmem.api.types import Memory
-from kgmem.errors import InvalidInput, KgmemError
+from kgmem.errors import InvalidInput
 from kgmem.graph.client import Row
-
-T = TypeVar("T")
 
 
 @strawberry.input(description="Which memories a recall may return.")
@@ -116,13 +108,3 @@ def decode_cursor(cursor: str) -> tuple[datetime, str]:
         return datetime.fromisoformat(stamp), str(ident)
     except (ValueError, TypeError, binascii.Error):
         raise InvalidInput("after is not a cursor this API handed out") from None
-
-
-async def attempt(work: Callable[[], Awaitable[T]]) -> T | Rejected:
-    """Run a resolver body; an expected failure becomes ``Rejected`` (nothing was written)."""
-    try:
-        return await work()
-    except KgmemError as exc:
-        if is_expected(exc):
-            return Rejected.of(exc)
-        raise

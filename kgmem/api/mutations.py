@@ -14,7 +14,8 @@ from typing import Any
 import strawberry
 
 from kgmem.api.context import ApiContext, Info, mutation
-from kgmem.api.inputs import RememberInput, TurnInput, attempt
+from kgmem.api.inputs import RememberInput, TurnInput
+from kgmem.api.rejected import attempt
 from kgmem.api.results import (
     ConflictResolved,
     ConsolidateOk,

@@ -1,4 +1,5 @@
-"""GraphQL queries: recall (with the X-ray), memories and entities, timelines, audit, stats.
+"""GraphQL queries: recall (with the X-ray), memories and entities, entity facts, timelines, audit,
+stats.
 
 Every field takes an optional ``namespace``; ``ctx.namespace`` resolves and authorises it before
 any I/O. List fields take ``first`` (at most ``api_max_page_size``). Resolvers only call
@@ -15,9 +16,11 @@ from datetime import datetime
 import strawberry
 
 from kgmem.api.context import Info, resolver
+from kgmem.api.fact_types import EntityFactsResult, facts_result
 from kgmem.api.groups import Box, Relation, Stats, Topic, Trace
-from kgmem.api.inputs import MemoryConnection, MemoryFilters, RecallFilters, attempt, decode_cursor
+from kgmem.api.inputs import MemoryConnection, MemoryFilters, RecallFilters, decode_cursor
 from kgmem.api.recall_types import RecallOk
+from kgmem.api.rejected import attempt
 from kgmem.api.results import RecallResultUnion
 from kgmem.api.types import Entity, Memory, StatusChange
 
@@ -115,6 +118,16 @@ class Query:
             id=str(id) if id is not None else None, name=name, namespace=ns
         )
         return None if row is None else Entity.of(row, ns)
+
+    @resolver(
+        description="An entity's current attributes from its memories' claims, with the "
+        "superseded values before them (entity: id, name or alias; slot: a claim family or key)."
+    )
+    async def facts(
+        self, info: Info, entity: str, slot: str | None = None, namespace: str | None = None
+    ) -> EntityFactsResult:
+        ns = info.context.namespace(namespace)
+        return await facts_result(info.context.km, entity, slot, ns)
 
     @resolver(description="Entities, most mentioned first.")
     async def entities(

@@ -22,20 +22,10 @@ import strawberry
 from strawberry.scalars import JSON
 
 from kgmem.api.recall_types import RecallOk
+from kgmem.api.rejected import Rejected
 from kgmem.api.types import Memory
-from kgmem.errors import KgmemError
 from kgmem.ingest.intake import ObserveReport
 from kgmem.records import WriteReceipt
-
-
-@strawberry.type(description="An expected failure: nothing was written.")
-class Rejected:
-    reason: str
-    code: str
-
-    @classmethod
-    def of(cls, exc: KgmemError) -> Rejected:
-        return cls(reason=exc.message, code=exc.code)
 
 
 @strawberry.type(description="The operation exists but cannot run in this deployment yet.")

@@ -5,6 +5,7 @@ Each type is built from a service row by ``of(row, namespace)`` and carries its 
 privately, so nested fields load from the same namespace the parent came from. Nested fields go
 through the request's DataLoaders (``kgmem.api.loaders``): asking for the entities of a hundred
 memories is one query, not a hundred. Absent graph properties read as null (or an empty list).
+An entity's ``facts`` (its attributes from the claims) are typed in ``kgmem.api.fact_types``.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from datetime import datetime
 import strawberry
 
 from kgmem.api.context import Info, resolver
+from kgmem.api.fact_types import EntityFactsResult, facts_result
 from kgmem.graph.client import Row
 
 
@@ -39,6 +41,27 @@ def as_time(row: Row, key: str) -> datetime | None:
 
 def as_strs(row: Row, key: str) -> list[str]:
     return [str(v) for v in row.get(key) or []]
+
+
+@strawberry.type(description="What a memory asserts, normalised: subject's slot has value.")
+class Claim:
+    subject: str
+    slot: str = strawberry.field(description='A claim key: "residence", "preference:milk".')
+    value: str
+    polarity: str = strawberry.field(description="holds, or ended: no longer holds.")
+    confidence: float | None
+
+    @classmethod
+    def of(cls, row: Row) -> Claim | None:
+        if not row.get("claim_slot"):
+            return None
+        return cls(
+            subject=str(row.get("claim_subject") or ""),
+            slot=str(row["claim_slot"]),
+            value=str(row.get("claim_value") or ""),
+            polarity=str(row.get("claim_polarity") or "holds"),
+            confidence=as_float(row, "claim_confidence"),
+        )
 
 
 @strawberry.type(description="One atomic memory.")
@@ -77,6 +100,7 @@ class Memory:
     valid_from: datetime | None
     valid_until: datetime | None
     recorded_at: datetime | None
+    claim: Claim | None = strawberry.field(description="What it asserts, when it has a claim.")
 
     @classmethod
     def of(cls, row: Row, namespace: str) -> Memory:
@@ -115,6 +139,7 @@ class Memory:
             valid_from=as_time(row, "valid_from"),
             valid_until=as_time(row, "valid_until"),
             recorded_at=as_time(row, "recorded_at"),
+            claim=Claim.of(row),
         )
 
     @resolver(description="The entities this memory mentions.")
@@ -203,6 +228,14 @@ class Entity:
         first = info.context.page(first)
         rows = await info.context.loaders.entity_memories.load((self.ns, str(self.id)))
         return [Memory.of(r["memory"], self.ns) for r in rows[:first]]
+
+    @resolver(
+        description="The entity's current attributes from its memories' claims (one read), "
+        "each with the superseded values before it; slot keeps one claim family or key."
+    )
+    async def facts(self, info: Info, slot: str | None = None) -> EntityFactsResult:
+        subject = self.normalized_name or self.name
+        return await facts_result(info.context.km, subject, slot, self.ns)
 
     @resolver(description="Typed relations to other entities, strongest first.")
     async def relations(self, info: Info) -> list[EntityRelation]:

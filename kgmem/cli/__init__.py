@@ -8,8 +8,9 @@ red ``error:`` line on stderr and exit code 1 — never a stack trace; wrong usa
 Commands that depend on parts built elsewhere (``serve`` needs ``kgmem.api``, ``consolidate`` and
 ``worker`` need ``Kgmem.consolidate``) import or look them up when they run, and say clearly
 when they are missing. This module builds the ``app`` from one module per command group
-(``db``, ``serve``, ``writing``, ``reading``, ``moving``, ``consolidation``; what they share is in
-``plumbing``) and is the ``kgmem`` entry point (``kgmem.cli:main``, ``python -m kgmem``).
+(``db``, ``serve``, ``writing``, ``reading``, ``browsing``, ``moving``, ``consolidation``; what they
+share is in ``plumbing``) and is the ``kgmem`` entry point (``kgmem.cli:main``, ``python -m
+kgmem``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 
 import typer
 
-from kgmem.cli import consolidation, db, moving, reading, serve, writing
+from kgmem.cli import browsing, consolidation, db, moving, reading, serve, writing
 
 app = typer.Typer(
     help="kgmem: long-term memory for AI agents on a Neo4j knowledge graph.",
@@ -33,6 +34,8 @@ app.command("remember")(writing.remember_cmd)
 app.command("observe")(writing.observe_cmd)
 app.command("recall")(reading.recall_cmd)
 app.command("stats")(reading.stats_cmd)
+app.command("facts")(browsing.facts_cmd)
+app.command("timeline")(browsing.timeline_cmd)
 app.command("export")(moving.export_cmd)
 app.command("import")(moving.import_cmd)
 app.command("wipe")(moving.wipe_cmd)

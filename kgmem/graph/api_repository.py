@@ -188,3 +188,13 @@ async def supersede_memory(
         change_id=change_id,
     )
     return rows[0] if rows else None
+
+
+async def find_entity_facts(
+    graph: GraphClient, *, namespace: str, entity: str, slot: str | None, limit: int
+) -> Row:
+    """The entity (or None) and the claims whose subject it is, live and superseded."""
+    rows = await graph.run(
+        "find_entity_facts", namespace=namespace, entity=entity, slot=slot, limit=limit
+    )
+    return rows[0] if rows else {"entity": None, "claims": []}

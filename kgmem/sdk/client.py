@@ -1,11 +1,11 @@
 """``KgmemClient``: the SDK's remote ``Memory``, over a kgmem GraphQL endpoint.
 
-Contract. Each ``Memory`` call (``observe``, ``remember``, ``recall``, ``explain``) is one
-GraphQL request (httpx, async, the API key sent as ``Authorization: Bearer``) and returns
-kgmem's own records. A ``Rejected`` result raises the typed error the service would raise,
-any other API error a :class:`~kgmem.sdk.errors.RemoteError` with the server's code, and an
-unreachable server :class:`~kgmem.sdk.errors.RemoteUnavailable`. ``async with`` keeps one
-connection pool; without it every call opens and closes its own.
+Contract. Each ``Memory`` call (``observe``, ``remember``, ``recall``, ``explain``,
+``entity_facts``) is one GraphQL request (httpx, async, the API key sent as ``Authorization:
+Bearer``) and returns kgmem's own records. A ``Rejected`` result raises the typed error the
+service would raise, any other API error a :class:`~kgmem.sdk.errors.RemoteError` with the
+server's code, and an unreachable server :class:`~kgmem.sdk.errors.RemoteUnavailable`. ``async
+with`` keeps one connection pool; without it every call opens and closes its own.
 """
 
 from __future__ import annotations
@@ -16,13 +16,14 @@ from typing import Any
 
 import httpx
 
+from kgmem.facts import EntityFacts
 from kgmem.ingest.ingestor import ExtractionReport
 from kgmem.ingest.intake import ObserveReport
 from kgmem.recall.engine import RecallResult
 from kgmem.recall.xray import Xray
 from kgmem.records import Turn, TurnSkip, WriteReceipt
-from kgmem.sdk.decoding import hit_of, receipt_of, xray_of
-from kgmem.sdk.documents import OBSERVE, RECALL, REMEMBER, recall_variables
+from kgmem.sdk.decoding import facts_of, hit_of, receipt_of, xray_of
+from kgmem.sdk.documents import FACTS, OBSERVE, RECALL, REMEMBER, recall_variables
 from kgmem.sdk.errors import HTTP_CODES, REJECTED_ERRORS, RemoteError, RemoteUnavailable
 
 
@@ -200,3 +201,10 @@ class KgmemClient:
         options.setdefault("dry", True)
         options["explain"] = True
         return (await self.recall(query, namespace=namespace, limit=limit, **options)).xray
+
+    async def entity_facts(
+        self, entity: str, *, slot: str | None = None, namespace: str | None = None
+    ) -> EntityFacts:
+        """An entity's current attributes from its memories' claims, with their history."""
+        variables = {"entity": entity, "slot": slot, "namespace": namespace}
+        return facts_of(await self._field(FACTS, variables, "facts"))

@@ -1,10 +1,10 @@
 """The API's JSON back into kgmem's own records: write receipts, recall hits, X-rays.
 
-Contract. :func:`receipt_of`, :func:`hit_of` and :func:`xray_of` rebuild
-:class:`~kgmem.records.WriteReceipt`, :class:`~kgmem.recall.engine.RecallHit` and
-:class:`~kgmem.recall.xray.Xray` from the API's camelCase fields (``xray_of`` from
-``Xray.to_dict()``, the API's ``xray.raw``), so code written against ``Memory`` sees the same
-records from the remote client as from the in-process service. Pure.
+Contract. :func:`receipt_of`, :func:`hit_of`, :func:`xray_of` and :func:`facts_of` rebuild
+:class:`~kgmem.records.WriteReceipt`, :class:`~kgmem.recall.engine.RecallHit`,
+:class:`~kgmem.recall.xray.Xray` and :class:`~kgmem.facts.EntityFacts` from the API's camelCase
+fields (``xray_of`` from ``Xray.to_dict()``, the API's ``xray.raw``), so code written against
+``Memory`` sees the same records from the remote client as from the in-process service. Pure.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from kgmem.facts import EntityFacts, FactValue, SlotFacts
 from kgmem.recall.engine import RecallHit
 from kgmem.recall.xray import ChannelEvidence, Dropped, DropReason, HitExplain, PathStep, Xray
 from kgmem.records import WriteReceipt
@@ -103,4 +104,37 @@ def xray_of(raw: Mapping[str, Any]) -> Xray:
         timings={k: float(v) for k, v in (raw.get("timings") or {}).items()},
         queries_run=tuple(raw.get("queries_run", ())),
         channels=tuple(raw.get("channels", ())),
+    )
+
+
+def _claim(v: Mapping[str, Any]) -> FactValue:
+    conf = v.get("confidence")
+    return FactValue(
+        value=v["value"],
+        polarity=v["polarity"],
+        memory_id=v["memoryId"],
+        content=v["content"],
+        status=v["status"],
+        confidence=None if conf is None else float(conf),
+        valid_from=_dt(v.get("validFrom")),
+        valid_until=_dt(v.get("validUntil")),
+        superseded_by=tuple(v.get("supersededBy") or ()),
+    )
+
+
+def facts_of(r: Mapping[str, Any]) -> EntityFacts:
+    """The ``EntityFacts`` record back from the API's ``EntityFactsOk``."""
+    return EntityFacts(
+        subject=r["subject"],
+        entity_id=r.get("entityId"),
+        name=r.get("name"),
+        slots=tuple(
+            SlotFacts(
+                slot=s["slot"],
+                multi_valued=bool(s["multiValued"]),
+                current=tuple(_claim(v) for v in s["current"]),
+                history=tuple(_claim(v) for v in s["history"]),
+            )
+            for s in r["slots"]
+        ),
     )

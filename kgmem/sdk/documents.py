@@ -1,6 +1,6 @@
 """The GraphQL documents the SDK client sends, and the variables of a recall.
 
-Contract. ``OBSERVE``, ``REMEMBER`` and ``RECALL`` are the three documents of the ``Memory``
+Contract. ``OBSERVE``, ``REMEMBER``, ``RECALL`` and ``FACTS`` are the documents of the ``Memory``
 calls; each root field is a union whose ``Rejected`` member carries ``reason`` and ``code``.
 :func:`recall_variables` maps ``Kgmem.recall``'s keyword options to the ``recall`` field's
 arguments and filters, and refuses (``InvalidInput``) an option the API does not take. Pure.
@@ -24,6 +24,7 @@ _RECALL_FILTERS = {
 
 _RECEIPT = "action memoryId reason relatedIds entities"
 _REJECTED_FIELDS = "... on Rejected { reason code }"
+_CLAIM = "value polarity memoryId content status confidence validFrom validUntil supersededBy"
 
 OBSERVE = f"""
 mutation Observe($turns: [TurnInput!]!, $flush: Boolean!, $strategy: String, $namespace: String) {{
@@ -92,3 +93,20 @@ def recall_variables(
     if opts:
         raise InvalidInput(f"recall options not available over the API: {sorted(opts)}")
     return variables
+
+
+FACTS = f"""
+query Facts($entity: String!, $slot: String, $namespace: String) {{
+  facts(entity: $entity, slot: $slot, namespace: $namespace) {{
+    __typename
+    ... on EntityFactsOk {{
+      subject entityId name
+      slots {{
+        slot multiValued
+        current {{ {_CLAIM} }}
+        history {{ {_CLAIM} }}
+      }}
+    }}
+    {_REJECTED_FIELDS}
+  }}
+}}"""

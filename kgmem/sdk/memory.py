@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
+from kgmem.facts import EntityFacts
 from kgmem.ingest.intake import ObserveReport
 from kgmem.recall.engine import RecallResult
 from kgmem.recall.xray import Xray
@@ -45,6 +46,10 @@ class Memory(Protocol):
     async def explain(
         self, query: str, *, namespace: str | None = None, limit: int = 10, **options: Any
     ) -> Xray: ...
+
+    async def entity_facts(
+        self, entity: str, *, slot: str | None = None, namespace: str | None = None
+    ) -> EntityFacts: ...
 
 
 @asynccontextmanager

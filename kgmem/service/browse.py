@@ -3,7 +3,8 @@
 Contract. Every method reads only, checks its namespace, ids and limits, and answers with graph
 rows. Batch loads take many ids and answer in one query, keyed by id, so the API's per-request
 DataLoaders never make one query per parent (no N+1). ``memory_page`` pages newest first after a
-``(created_at, id)`` cursor; ``get_entity`` and ``timeline`` take exactly one of their two keys.
+``(created_at, id)`` cursor; ``get_entity`` and ``timeline`` take exactly one of their two keys;
+``entity_facts`` reads an entity's attributes from its memories' claims (``kgmem.facts``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from kgmem.errors import InvalidInput
+from kgmem.errors import InvalidInput, NotFound
+from kgmem.facts import EntityFacts, check_slot, entity_facts
 from kgmem.graph import api_repository, repository, topic_repository
 from kgmem.graph.client import Row
 from kgmem.ingest.normalize import normalize_name
@@ -163,6 +165,30 @@ class BrowseOps(ServiceCore):
             topic=check_text(topic, what="topic", limit=200).lower() if topic is not None else None,
             limit=check_limit(limit, high=10_000),
         )
+
+    async def entity_facts(
+        self,
+        entity: str,
+        *,
+        slot: str | None = None,
+        namespace: str | None = None,
+        limit: int = 500,
+    ) -> EntityFacts:
+        """An entity's current attributes from its memories' claims, slot by slot, each with
+        the superseded values before it (one read). ``entity`` is an id, name or alias;
+        ``slot`` keeps one claim family or key. ``NotFound`` when neither an entity nor a claim
+        subject of that name exists."""
+        subject = normalize_name(check_text(entity, what="entity", limit=200)) or entity.strip()
+        row = await api_repository.find_entity_facts(
+            self.graph,
+            namespace=self._ns(namespace),
+            entity=subject,
+            slot=check_slot(slot),
+            limit=check_limit(limit, high=10_000),
+        )
+        if row["entity"] is None and not row["claims"]:
+            raise NotFound(f"no entity or claim subject {entity!r}")
+        return entity_facts(subject, row["entity"], row["claims"])
 
     async def topics(self, *, namespace: str | None = None, limit: int = 50) -> list[Row]:
         return await topic_repository.find_topics(
