@@ -74,7 +74,9 @@ CALL () {
     WHERE i < $turn_limit AND NOT EXISTS { MATCH (:Memory)-[:DERIVED_FROM]->(e) }
     RETURN collect({kind: 'episode', id: e.id, score: score, rank: i + 1, turn_id: e.turn_id,
                     text: e.text, speaker: e.speaker, session_id: e.session_id,
-                    at: e.at.epochSeconds * 1000000 + e.at.microsecond}) AS unclaimed
+                    at: e.at.epochSeconds * 1000000 + e.at.microsecond,
+                    recorded_at: e.recorded_at.epochSeconds * 1000000 + e.recorded_at.microsecond})
+           AS unclaimed
   }
   RETURN CASE WHEN size($episode_windows) > 0 THEN
            {level: level, seen: seen, episodes: size(own), hits: hits + unclaimed} END AS episode

@@ -12,8 +12,8 @@ Placement fills in, it does not compete: a turn qualifies only when it is among 
 ``max_turn_hits(limit)`` of them are added, and they enter only after the first
 ``kept_memories(limit)`` memory hits, so the memories that answer best are never displaced;
 an added turn pushes the lowest memory hits past the limit instead. A turn whose id one of the
-memory hits already cites is never added (the memory stands for it), nor one said after the
-request's ``as_of``.
+memory hits already cites is never added (the memory stands for it), nor one said or stored
+after the request's ``as_of`` (bi-temporal, as the memory filters).
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ class TurnMatch:
     at: datetime | None
     rank: int  # 1-based, among the query's matching turns
     score: float  # the turn's raw BM25 score
+    recorded_at: datetime | None = None  # when kgmem stored the turn
 
     @property
     def content(self) -> str:
@@ -69,14 +70,26 @@ def unclaimed_turns(rows: Iterable[Mapping[str, Any]]) -> list[TurnMatch]:
             text=str(r.get("text") or ""),
             speaker=r.get("speaker"),
             session_id=r.get("session_id"),
-            at=None if r.get("at") is None else _EPOCH + timedelta(microseconds=int(r["at"])),
+            at=_micros(r.get("at")),
             rank=int(r["rank"]),
             score=float(r["score"]),
+            recorded_at=_micros(r.get("recorded_at")),
         )
         for r in rows
         if is_turn_row(r)
     ]
     return sorted(turns, key=lambda t: (t.rank, t.episode_id))
+
+
+def _micros(value: Any) -> datetime | None:
+    return None if value is None else _EPOCH + timedelta(microseconds=int(value))
+
+
+def _known_by(t: TurnMatch, as_of: datetime | None) -> bool:
+    """Bi-temporal like the memory filters: said by ``as_of`` and stored by then."""
+    if as_of is None:
+        return True
+    return all(when is None or when <= as_of for when in (t.at, t.recorded_at))
 
 
 def eligible(
@@ -89,7 +102,7 @@ def eligible(
         if t.rank <= MAX_TURN_RANK
         and t.episode_id not in cited
         and (t.turn_id is None or t.turn_id not in cited)
-        and (as_of is None or t.at is None or t.at <= as_of)
+        and _known_by(t, as_of)
     ]
 
 

@@ -9,7 +9,8 @@ from datetime import UTC, datetime
 import pytest
 
 from kgmem.recall.candidates import Candidate
-from kgmem.recall.profiles import PROFILES
+from kgmem.recall.filters import Filters, apply_filters
+from kgmem.recall.profiles import PROFILES, get_mode
 from kgmem.recall.scoring import score
 from kgmem.recall.xray import (
     ChannelEvidence,
@@ -82,3 +83,18 @@ def test_drop_reasons() -> None:
     assert {r.value for r in DropReason} == {
         "namespace", "status", "validity", "confidence_floor", "mmr", "limit", "superseded",
     }  # fmt: skip
+
+
+def test_a_superseded_candidate_is_dropped_naming_what_superseded_it() -> None:
+    old = Candidate(id="m-oat", content="Maya prefers oat milk.", created_at=NOW,
+                    status="superseded", valid_until=NOW)  # fmt: skip
+    merged = Candidate(id="m-x", content="Old text.", created_at=NOW, status="merged")
+    mode = get_mode("full_context")
+    kept, dropped = apply_filters([old, merged], Filters(), mode, NOW, {}, {"m-oat": ("m-almond",)})
+    assert not kept
+    assert [(d.reason, d.detail) for d in dropped] == [
+        (DropReason.SUPERSEDED, "superseded by m-almond"),
+        (DropReason.SUPERSEDED, "status merged"),
+    ]
+    kept, _ = apply_filters([old], Filters(include_superseded=True), mode, NOW, {}, {})
+    assert kept == [old]

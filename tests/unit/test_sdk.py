@@ -23,7 +23,7 @@ from kgmem.recall.xray import ChannelEvidence, Dropped, DropReason, HitExplain, 
 from kgmem.records import Turn, WriteReceipt
 from kgmem.sdk import KgmemClient, Memory, RemoteError, RemoteUnavailable, run_sync
 from kgmem.sdk.decoding import xray_of
-from kgmem.sdk.documents import OBSERVE, RECALL, REMEMBER
+from kgmem.sdk.documents import FACTS, OBSERVE, RECALL, REMEMBER
 from kgmem.service import Kgmem
 from kgmem.settings import Settings
 
@@ -293,7 +293,7 @@ def test_both_forms_are_a_memory() -> None:
     the signatures in kgmem/sdk/memory.py; this checks the runtime shape). No I/O happens here."""
     assert isinstance(KgmemClient(URL, KEY), Memory)
     assert isinstance(Kgmem(Settings()), Memory)
-    for name in ("observe", "remember", "recall", "explain"):
+    for name in ("observe", "remember", "recall", "explain", "entity_facts"):
         assert inspect.iscoroutinefunction(getattr(Kgmem, name))
         assert inspect.iscoroutinefunction(getattr(KgmemClient, name))
 
@@ -303,5 +303,5 @@ def test_the_documents_match_the_api_schema() -> None:
     graphql = pytest.importorskip("graphql")
     schema_module = pytest.importorskip("kgmem.api.schema")
     schema = schema_module.build_schema(Settings())._schema
-    for document in (OBSERVE, REMEMBER, RECALL):
+    for document in (OBSERVE, REMEMBER, RECALL, FACTS):
         assert graphql.validate(schema, graphql.parse(document)) == [], document

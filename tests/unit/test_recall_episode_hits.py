@@ -1,0 +1,94 @@
+"""Episode hits, the pure part: which unclaimed turns qualify and where they enter the hits."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kgmem.recall.episode_hits import (
+    MAX_TURN_RANK,
+    TurnMatch,
+    eligible,
+    kept_memories,
+    max_turn_hits,
+    place,
+    unclaimed_turns,
+)
+
+AT = datetime(2024, 5, 1, 10, tzinfo=UTC)
+
+
+def _turn(rank: int, eid: str = "", turn: str | None = None, at: datetime = AT) -> TurnMatch:
+    return TurnMatch(eid or f"e{rank}", turn, "Any bakeries?", "Maya", "s", at, rank, 2.0)
+
+
+def test_unclaimed_turns_reads_only_the_tagged_rows_best_first() -> None:
+    micros = int((AT - datetime(1970, 1, 1, tzinfo=UTC)).total_seconds() * 1_000_000)
+    rows = [
+        {"id": "m1", "score": 3.0},  # a memory row of the episode channel
+        {"kind": "episode", "id": "e2", "score": 1.0, "rank": 2, "turn_id": "3:1",
+         "text": "Any good bakeries?", "speaker": "Maya", "session_id": "s", "at": micros},
+        {"kind": "episode", "id": "e1", "score": 2.0, "rank": 1, "turn_id": None,
+         "text": "How are you?", "speaker": None, "session_id": None, "at": None},
+    ]  # fmt: skip
+    turns = unclaimed_turns(rows)
+    assert [t.episode_id for t in turns] == ["e1", "e2"]
+    assert turns[1].at == AT and turns[1].turn_id == "3:1"
+    assert turns[1].content == "Maya: Any good bakeries?"
+    assert turns[0].content == "How are you?" and turns[0].at is None
+
+
+def test_eligible_keeps_well_ranked_uncited_turns_said_by_as_of() -> None:
+    turns = [
+        _turn(1, turn="1:1"),
+        _turn(2, turn="1:2"),
+        _turn(MAX_TURN_RANK + 1, turn="1:9"),
+        _turn(3, turn="2:1", at=datetime(2025, 1, 1, tzinfo=UTC)),
+    ]
+    kept = eligible(turns, frozenset({"1:2"}), as_of=datetime(2024, 12, 1, tzinfo=UTC))
+    assert [t.turn_id for t in kept] == ["1:1"]
+    assert [t.turn_id for t in eligible(turns, frozenset(), None)] == ["1:1", "1:2", "2:1"]
+
+
+def test_a_turn_fills_in_after_the_kept_memories_and_pushes_the_last_one_out() -> None:
+    memories = [f"m{i}" for i in range(10)]
+    order = place(memories, [_turn(1)], limit=10)
+    assert order[:5] == memories[:5]
+    assert isinstance(order[5], TurnMatch)
+    assert order[6:] == memories[5:9]  # m9 is pushed past the limit
+
+
+def test_with_few_memories_the_turn_comes_after_all_of_them() -> None:
+    order = place(["m0", "m1"], [_turn(1)], limit=10)
+    assert order[:2] == ["m0", "m1"] and isinstance(order[2], TurnMatch)
+    assert place([], [_turn(1)], limit=3)[0] == _turn(1)
+
+
+@given(
+    n_memories=st.integers(0, 40),
+    n_turns=st.integers(0, 6),
+    limit=st.integers(1, 40),
+)
+def test_placement_never_displaces_the_best_memories(
+    n_memories: int, n_turns: int, limit: int
+) -> None:
+    memories = [f"m{i}" for i in range(min(n_memories, limit))]
+    turns = [_turn(r + 1) for r in range(n_turns)]
+    order = place(memories, turns, limit)
+    assert len(order) <= limit
+    kept = [x for x in order if isinstance(x, str)]
+    added = [x for x in order if isinstance(x, TurnMatch)]
+    assert kept == memories[: len(kept)]  # memories keep their order, only the tail goes
+    assert len(kept) >= min(len(memories), kept_memories(limit))
+    assert len(added) <= max_turn_hits(limit)
+    if not turns:
+        assert order == memories
+
+
+def test_as_of_is_bi_temporal_for_turns_too() -> None:
+    later = datetime(2026, 1, 1, tzinfo=UTC)
+    told_late = TurnMatch("e1", "1:1", "Any bakeries?", "Maya", "s", AT, 1, 2.0, recorded_at=later)
+    assert eligible([told_late], frozenset(), as_of=datetime(2024, 6, 1, tzinfo=UTC)) == []
+    assert eligible([told_late], frozenset(), as_of=later) == [told_late]
