@@ -39,7 +39,7 @@ def facts_cmd(
     table = Table("slot", "current", "history (newest first)", title=facts.name or facts.subject)
     for s in facts.slots:
         current = "\n".join(_value(v) for v in s.current) or "[dim](none now)[/]"
-        history = "\n".join(f"{_value(v)} → {_ids(v.superseded_by)}" for v in s.history)
+        history = "\n".join(_old(v) for v in s.history)
         table.add_row(escape(s.slot), current, history)
     out.print(table)
 
@@ -87,8 +87,13 @@ def _value(v: FactValue) -> str:
     return f"{escape(v.value)}{ended} [dim]since {_day(v.valid_from)}, {v.memory_id[:8]}[/]"
 
 
-def _ids(ids: tuple[str, ...]) -> str:
-    return ", ".join(i[:8] for i in ids) or "?"
+def _old(v: FactValue) -> str:
+    by = ", ".join(i[:8] for i in v.superseded_by)
+    replaced = f", superseded by {by}" if by else ""
+    return (
+        f"{escape(v.value)} [dim]{_day(v.valid_from)} → {_day(v.valid_until)}, "
+        f"{v.memory_id[:8]}{replaced}[/]"
+    )
 
 
 def _day(value: Any) -> str:
