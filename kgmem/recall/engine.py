@@ -26,7 +26,7 @@ from kgmem.ml.nlp import Nlp
 from kgmem.recall.candidates import Candidate, Scored
 from kgmem.recall.channels import StageClock, collect, pool_size, run_channels
 from kgmem.recall.diversity import centroid, gate_confidence, hit_confidence, mmr
-from kgmem.recall.episode_hits import EPISODE_KIND, TurnMatch, eligible, place
+from kgmem.recall.episode_hits import EPISODE_KIND, TurnMatch, eligible, place, wanted
 from kgmem.recall.feedback import refine
 from kgmem.recall.filters import Evidence, Filters, apply_filters
 from kgmem.recall.fusion import fuse
@@ -98,7 +98,7 @@ async def recall(
     )
     subs = decompose(req.query)
     run.tick("understand")
-    matches: list[TurnMatch] | None = [] if _wants_turns(req) else None
+    matches: list[TurnMatch] | None = [] if wanted(req) else None
     ev, rankings, qvec, q_entities = await run_channels(
         graph, embedder, nlp, req, subs, run, turns=matches
     )
@@ -225,18 +225,6 @@ async def recall(
 
 def _cos(raw: float | None) -> float | None:
     return None if raw is None else max(0.0, 2.0 * raw - 1.0)  # Neo4j cosine score → cosine
-
-
-def _wants_turns(req: RecallRequest) -> bool:
-    """Episode hits answer a plain recall: a turn has no category, tier, memory type or
-    confidence, so a request that filters on any of them gets memories only."""
-    return (
-        req.episode_hits
-        and req.categories is None
-        and req.tiers is None
-        and req.min_confidence == 0.0
-        and req.mode == "full_context"
-    )
 
 
 def _turn_hit(t: TurnMatch, score: float) -> tuple[RecallHit, HitExplain]:

@@ -7,13 +7,18 @@ hands those turns back tagged ``kind: "episode"`` with their rank among the matc
 :func:`unclaimed_turns` reads them as :class:`TurnMatch` records, and :func:`place` decides
 where they enter the ranked memory hits. Pure: no I/O.
 
-Placement fills in, it does not compete: a turn qualifies only when it is among the
-``MAX_TURN_RANK`` best matching turns of the query (BM25 over the raw turns), at most
-``max_turn_hits(limit)`` of them are added, and they enter only after the first
-``kept_memories(limit)`` memory hits, so the memories that answer best are never displaced;
-an added turn pushes the lowest memory hits past the limit instead. A turn whose id one of the
-memory hits already cites is never added (the memory stands for it), nor one said or stored
-after the request's ``as_of`` (bi-temporal, as the memory filters).
+Placement fills in, it does not compete: a turn qualifies only when it is the query's best
+matching turn (rank ``MAX_TURN_RANK`` = 1, BM25 over the turns as said), at most
+``MAX_TURN_HITS`` is added, and it takes the last place of the hits: after every memory hit when
+there are fewer than the limit, else in place of the lowest one, so the memories that answer
+best are never displaced. Measured on LoCoMo dev (recall limit 20), where 98.6 % of the evidence
+turns have a memory: turns among the best three placed after the first half of the hits brought
+5 evidence turns and 251 others into the ranked top ten and cost 0.005 R@10; the best turn in
+the last place leaves the top ten of 997 questions unchanged under ``balanced`` and of all but
+one under ``precise`` (R@10 unchanged). A turn whose id a memory hit already
+cites is never added (the memory stands for it), nor one said or stored after the request's
+``as_of`` (bi-temporal, as the memory filters). :func:`wanted` says whether a request takes
+episode hits at all.
 """
 
 from __future__ import annotations
@@ -21,11 +26,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kgmem.recall.request import RecallRequest
 
 EPISODE_KIND = "episode"
-MAX_TURN_RANK = 3  # among the query's three best-matching turns
-MIN_KEPT_MEMORIES = 5  # the memory hits a turn never displaces, at any limit
+MAX_TURN_RANK = 1  # the query's best-matching turn only
+MAX_TURN_HITS = 1
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
@@ -49,12 +57,22 @@ class TurnMatch:
         return f"{self.speaker}: {self.text}" if self.speaker else self.text
 
 
-def max_turn_hits(limit: int) -> int:
-    return max(1, limit // 5)
-
-
 def kept_memories(limit: int) -> int:
-    return max(MIN_KEPT_MEMORIES, limit // 2)
+    """The memory hits an episode hit never displaces: all but the last place (the first one
+    always)."""
+    return max(1, limit - MAX_TURN_HITS)
+
+
+def wanted(req: RecallRequest) -> bool:
+    """Episode hits answer a plain recall: a turn has no category, tier, memory type or
+    confidence, so a request that filters on any of them gets memories only."""
+    return (
+        req.episode_hits
+        and req.categories is None
+        and req.tiers is None
+        and req.min_confidence == 0.0
+        and req.mode == "full_context"
+    )
 
 
 def is_turn_row(row: Mapping[str, Any]) -> bool:
@@ -110,9 +128,9 @@ def place(
     memory_ids: Sequence[str], turns: Sequence[TurnMatch], limit: int
 ) -> list[str | TurnMatch]:
     """The hits in order: memory ids (given best first, already cut to ``limit``) with up to
-    ``max_turn_hits(limit)`` turns after the first ``kept_memories(limit)`` of them; the result
-    holds at most ``limit`` entries, the memories pushed past it dropped."""
-    added = list(turns[: max_turn_hits(limit)])
+    ``MAX_TURN_HITS`` turns after the first ``kept_memories(limit)`` of them; the result holds
+    at most ``limit`` entries, the memories pushed past it dropped."""
+    added = list(turns[:MAX_TURN_HITS])
     if not added:
         return [*memory_ids[:limit]]
     keep = min(kept_memories(limit), len(memory_ids))

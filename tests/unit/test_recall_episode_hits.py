@@ -8,14 +8,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kgmem.recall.episode_hits import (
+    MAX_TURN_HITS,
     MAX_TURN_RANK,
     TurnMatch,
     eligible,
     kept_memories,
-    max_turn_hits,
     place,
     unclaimed_turns,
+    wanted,
 )
+from kgmem.recall.request import build_request
 
 AT = datetime(2024, 5, 1, 10, tzinfo=UTC)
 
@@ -40,30 +42,36 @@ def test_unclaimed_turns_reads_only_the_tagged_rows_best_first() -> None:
     assert turns[0].content == "How are you?" and turns[0].at is None
 
 
-def test_eligible_keeps_well_ranked_uncited_turns_said_by_as_of() -> None:
-    turns = [
-        _turn(1, turn="1:1"),
-        _turn(2, turn="1:2"),
-        _turn(MAX_TURN_RANK + 1, turn="1:9"),
-        _turn(3, turn="2:1", at=datetime(2025, 1, 1, tzinfo=UTC)),
-    ]
-    kept = eligible(turns, frozenset({"1:2"}), as_of=datetime(2024, 12, 1, tzinfo=UTC))
-    assert [t.turn_id for t in kept] == ["1:1"]
-    assert [t.turn_id for t in eligible(turns, frozenset(), None)] == ["1:1", "1:2", "2:1"]
+def test_eligible_keeps_the_best_matching_turn_if_uncited_and_said_by_as_of() -> None:
+    best, second = _turn(MAX_TURN_RANK, turn="1:1"), _turn(MAX_TURN_RANK + 1, turn="1:2")
+    assert eligible([best, second], frozenset(), None) == [best]
+    assert eligible([best], frozenset({"1:1"}), None) == []  # a memory hit stands for it
+    assert eligible([best], frozenset({best.episode_id}), None) == []
+    late = _turn(1, turn="2:1", at=datetime(2025, 1, 1, tzinfo=UTC))
+    assert eligible([late], frozenset(), as_of=datetime(2024, 12, 1, tzinfo=UTC)) == []
 
 
-def test_a_turn_fills_in_after_the_kept_memories_and_pushes_the_last_one_out() -> None:
+def test_a_turn_takes_the_last_place_and_pushes_the_lowest_memory_out() -> None:
     memories = [f"m{i}" for i in range(10)]
-    order = place(memories, [_turn(1)], limit=10)
-    assert order[:5] == memories[:5]
-    assert isinstance(order[5], TurnMatch)
-    assert order[6:] == memories[5:9]  # m9 is pushed past the limit
+    order = place(memories, [_turn(1), _turn(2)], limit=10)
+    assert order[:9] == memories[:9]
+    assert order[9] == _turn(1)  # m9 is pushed past the limit, one turn at most
 
 
 def test_with_few_memories_the_turn_comes_after_all_of_them() -> None:
     order = place(["m0", "m1"], [_turn(1)], limit=10)
-    assert order[:2] == ["m0", "m1"] and isinstance(order[2], TurnMatch)
-    assert place([], [_turn(1)], limit=3)[0] == _turn(1)
+    assert order == ["m0", "m1", _turn(1)]
+    assert place([], [_turn(1)], limit=3) == [_turn(1)]
+    assert place(["m0"], [_turn(1)], limit=1) == ["m0"]  # the best memory is never displaced
+
+
+def test_only_a_plain_recall_takes_episode_hits() -> None:
+    assert wanted(build_request("bakeries?", "ns"))
+    assert not wanted(build_request("bakeries?", "ns", episode_hits=False))
+    assert not wanted(build_request("bakeries?", "ns", categories=["fact"]))
+    assert not wanted(build_request("bakeries?", "ns", min_confidence=0.5))
+    assert not wanted(build_request("bakeries?", "ns", mode="facts_only"))
+    assert wanted(build_request("bakeries?", "ns", as_of=AT))
 
 
 @given(
@@ -82,7 +90,7 @@ def test_placement_never_displaces_the_best_memories(
     added = [x for x in order if isinstance(x, TurnMatch)]
     assert kept == memories[: len(kept)]  # memories keep their order, only the tail goes
     assert len(kept) >= min(len(memories), kept_memories(limit))
-    assert len(added) <= max_turn_hits(limit)
+    assert len(added) <= MAX_TURN_HITS
     if not turns:
         assert order == memories
 
