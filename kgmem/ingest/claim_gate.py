@@ -7,9 +7,12 @@ how — or a ``ClaimSkip`` saying why it did not act, or None when nothing confl
 
 - a new value on a **single-valued** slot (residence, employer, favourite colour, the milk one
   prefers) changes the current one, whatever the wording and whatever the cosine;
-- on a **multi-valued** slot (pets, languages, hobbies) an addition is not a conflict;
+- on a **multi-valued** slot (pets, languages, hobbies) an addition is not a conflict; a new
+  value said as a replacement (``replacing``: "now", "these days", "instead", "switched",
+  and no "also"/"another") changes the current one all the same;
 - a **transition** (polarity ``ended``: quit, sold, left, passed away, no longer) closes the
-  holder of the same value (any value of an unqualified single-valued slot: "broke up");
+  holder of the same value, or of a value it shares a word with ("dropped out of the MBA"
+  closes "a part-time MBA"); without a value, any value of the same slot ("broke up");
 - the same value again (a repetition, or a refinement "Paris" → "Paris, France") is no change,
   except that a value that had ended and holds again ("vegan again") is one;
 - a claim below ``min_confidence`` never retires anything.
@@ -24,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from kgmem.ingest.claims import same_value
+from kgmem.ingest.claims import overlaps, same_value
 from kgmem.ingest.contradiction import ContradictionCheck, ContradictionKind
 from kgmem.ingest.gate_records import Neighbour
 from kgmem.records import Claim
@@ -52,7 +55,11 @@ def family(slot: str) -> str:
 
 
 def claim_conflict(
-    claim: Claim | None, holders: Sequence[Neighbour], min_confidence: float
+    claim: Claim | None,
+    holders: Sequence[Neighbour],
+    min_confidence: float,
+    *,
+    replacing: bool = False,
 ) -> ClaimConflict | ClaimSkip | None:
     if claim is None:
         return None
@@ -65,7 +72,7 @@ def claim_conflict(
         hc = h.claim
         if hc is None or hc.subject != claim.subject or family(hc.slot) != family(claim.slot):
             continue
-        check = _change(claim, hc, ended, is_multi_valued(slot))
+        check = _change(claim, hc, ended, is_multi_valued(slot) and not replacing)
         if check is None:
             continue
         if claim.confidence < min_confidence:
@@ -80,7 +87,7 @@ def _change(claim: Claim, held: Claim, ended: bool, multi: bool) -> Contradictio
     if ended:
         if held.polarity == Polarity.ENDED:
             return None  # already closed: a repetition
-        if claim.value and held.value and not same_value(claim.value, held.value):
+        if claim.value and held.value and not overlaps(claim.value, held.value):
             return None  # "left Google" says nothing of Stripe
         if not claim.value and held.slot != claim.slot:
             return None

@@ -62,8 +62,9 @@ HOBBIES = (
     r"|salsa|crossfit|rowing|fencing|badminton|pickleball|karate|judo|jiu[- ]jitsu|ballet"
     r"|marathons?|triathlons?|the gym|band|choir|book club"
 )
+# "may" in lower case only: "the 3rd of May" is a date, not a maybe
 HYPOTHETICAL_RE = re.compile(
-    r"\b(?:might|may|could|would|should|if|unless|maybe|perhaps|possibly|considering"
+    r"\b(?:might|(?-i:may)|could|would|should|if|unless|maybe|perhaps|possibly|considering"
     r"|thinking (?:about|of)|wondering|hoping to|dreams? of|someday|one day|wants? to|wish"
     r"|planning to|plans? to|going to|about to|whether)\b",
     re.IGNORECASE,

@@ -136,8 +136,8 @@ def _qualifier(pattern: ClaimPattern, match: re.Match[str], value: str) -> str |
     if pattern.qualifier:
         return pattern.qualifier
     given = (match.groupdict().get("q") or "").strip().lower()
-    if slot is Slot.FAVOURITE:
-        return _head(given) or None
+    if slot is Slot.FAVOURITE:  # "favourite book now is": "now" is not the kind
+        return _head(" ".join(w for w in given.split() if w not in _BOUNDARY)) or None
     if slot is Slot.POSSESSION:
         kinds = [KIND_WORDS[w] for w in value.split() if w in KIND_WORDS]
         return kinds[-1] if kinds else (_head(value) or None)
@@ -166,12 +166,23 @@ def _clause_before(content: str, at: int) -> str:
     return before[cut:]
 
 
+def subject_before(
+    content: str, at: int, *, speaker: str | None, names: frozenset[str] = frozenset()
+) -> str:
+    """Whom the clause around character ``at`` is about (see module doc), or "" for no one."""
+    return _clause_subject(_clause_before(content, at), speaker, names)
+
+
 def _subject(
     content: str, match: re.Match[str], clause: str, speaker: str | None, names: frozenset[str]
 ) -> str:
     given = match.groupdict().get("s")
     if given:
         return normalize_name(given)
+    return _clause_subject(clause, speaker, names)
+
+
+def _clause_subject(clause: str, speaker: str | None, names: frozenset[str]) -> str:
     found = list(_NAME_RE.finditer(clause))
     for m in reversed(found):
         name = m.group(0)
@@ -198,12 +209,61 @@ def _is_name(raw: str) -> bool:
 
 
 def same_value(a: str, b: str) -> bool:
-    """Whether two claim values name the same thing: equal stems, or one refines the other."""
+    """Whether two claim values name the same thing: equal stems, or one refines the other
+    (numbers compared as numbers: "eighteen" is 18, "22nd" is 22, 36 is in "thirties")."""
     sa, sb = _stems(a), _stems(b)
     if not sa or not sb:
         return sa == sb
-    return sa <= sb or sb <= sa
+    return sa <= sb or sb <= sa or _in_decade(sa, sb) or _in_decade(sb, sa)
+
+
+def overlaps(a: str, b: str) -> bool:
+    """Whether two values share a word: "the MBA programme" names the "part-time MBA"."""
+    return bool(_stems(a) & _stems(b))
+
+
+_UNITS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+]
+_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+_NUMBER_WORDS = {w: i for i, w in enumerate(_UNITS)} | {w: 20 + 10 * i for i, w in enumerate(_TENS)}
+_DECADES = {f"{w[:-1]}ies": 20 + 10 * i for i, w in enumerate(_TENS)}  # "thirties" -> 30
+_ORDINAL_RE = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 
 
 def _stems(value: str) -> frozenset[str]:
-    return frozenset(stem(t) for t in tokens(value) if t.lower() not in STOPWORDS)
+    return frozenset(_number(t.lower()) for t in tokens(value) if t.lower() not in STOPWORDS)
+
+
+def _number(word: str) -> str:
+    """A number word or ordinal as its digits ("eighteen" -> "18"), else the word's stem."""
+    if word in _NUMBER_WORDS:
+        return str(_NUMBER_WORDS[word])
+    if m := _ORDINAL_RE.match(word):
+        return m.group(1)
+    return word if word in _DECADES else stem(word)
+
+
+def _in_decade(decades: frozenset[str], numbers: frozenset[str]) -> bool:
+    starts = [_DECADES[w] for w in decades if w in _DECADES]
+    values = [int(n) for n in numbers if n.isdigit()]
+    return bool(starts) and any(s <= v < s + 10 for s in starts for v in values)

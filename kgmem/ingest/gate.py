@@ -63,6 +63,17 @@ _CHANGE_CUE_RE = re.compile(
     re.IGNORECASE,
 )
 
+# A new value said as a replacement: on a multi-valued slot it retires the current value rather
+# than joining it ("these days it's pottery"); an additive word keeps both ("also French").
+_REPLACING_RE = re.compile(
+    r"\b(?:now|these days|nowadays|anymore|any more|no longer|instead|switched|replaced"
+    r"|taken over|took over|swapped|changed)\b",
+    re.IGNORECASE,
+)
+_ADDING_RE = re.compile(
+    r"\b(?:also|too|as well|another|second|additional|extra|besides|on top of)\b", re.IGNORECASE
+)
+
 
 def decide(
     candidate: ExtractedFact,
@@ -87,13 +98,19 @@ def decide(
                 GateAction.REINFORCE, n.memory_id, "exact content hash match", _sim(n)
             )
     claimed = [h for h in (*holders, *live) if _is_live(h, now)]
-    verdict = claim_conflict(claim, claimed, min_claim_confidence)
+    replacing = says_replacement(candidate.content)
+    verdict = claim_conflict(claim, claimed, min_claim_confidence, replacing=replacing)
     if isinstance(verdict, ClaimConflict):
         return _resolve(candidate, verdict.holder, verdict.check, strategy, now)
     decision = _by_similarity(candidate, candidate_entities, live, strategy, now, claim)
     if isinstance(verdict, ClaimSkip) and decision.action == GateAction.CREATE:
         return replace(decision, reason=f"{decision.reason}; {verdict.reason}")
     return decision
+
+
+def says_replacement(content: str) -> bool:
+    """The wording puts a new value in the place of the old one, and adds nothing beside it."""
+    return bool(_REPLACING_RE.search(content)) and not _ADDING_RE.search(content)
 
 
 def _by_similarity(

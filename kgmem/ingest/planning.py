@@ -20,7 +20,7 @@ from kgmem.graph import index_search, repository
 from kgmem.ingest.batch_dedup import group_batch
 from kgmem.ingest.box_plan import plan_boxes
 from kgmem.ingest.boxes import BoxState
-from kgmem.ingest.claims import extract_claim
+from kgmem.ingest.claim_reading import ClaimReader
 from kgmem.ingest.emotion import Category as EmotionCategory
 from kgmem.ingest.emotion import Emotion
 from kgmem.ingest.episodes import as_utc
@@ -61,13 +61,13 @@ async def gate_and_plan(
     embeddings, name_vecs = vectors.facts, vectors.names
     groups = group_batch(facts, embeddings=embeddings)
     by_id = {t.turn_id: t for t in turns}
+    claims = await asyncio.to_thread(_read_claims, ing, groups, embeddings, by_id)
     candidates: list[Candidate] = []
     for key, g in enumerate(groups):
         f = g.fact
         src = [by_id[s] for s in f.source_turn_ids if s in by_id]
         first = src[0] if src else turns[0]
         entities = frozenset(n for n in (normalize_name(e.name) for e in f.entities) if n)
-        speaker = speaker_label(first.speaker, first.role) if src else None
         candidates.append(
             Candidate(
                 key=key,
@@ -79,7 +79,7 @@ async def gate_and_plan(
                 session_id=first.session_id,
                 at=first.at or now,
                 source=source or ("human" if first.role == "user" else "agent"),
-                claim=f.claim or extract_claim(f.content, speaker=speaker, names=entities),
+                claim=claims[key],
             )
         )
     rows = await index_search.search_memory_neighbours(
@@ -154,6 +154,28 @@ async def gate_and_plan(
     plan_boxes(plan, candidates, open_boxes, traces)
     rep.tick("link", t0)
     return candidates, plan
+
+
+def _read_claims(
+    ing: Ingestor,
+    groups: Sequence[Any],
+    embeddings: list[list[float]],
+    by_id: dict[str | None, Turn],
+) -> list[Claim | None]:
+    """Each group's claim: the engine's own (the LLM's), else the local reader's (lexicon, then
+    the slot prototypes over the fact's embedding). Models run here: call it in a thread."""
+    reader = ClaimReader(ing.embedder, ing.nlp)
+    out: list[Claim | None] = []
+    for g in groups:
+        f = g.fact
+        if f.claim is not None:
+            out.append(f.claim)
+            continue
+        src = [by_id[s] for s in f.source_turn_ids if s in by_id]
+        speaker = speaker_label(src[0].speaker, src[0].role) if src else None
+        entities = frozenset(n for n in (normalize_name(e.name) for e in f.entities) if n)
+        out.append(reader.read(f.content, embeddings[g.representative], speaker, entities))
+    return out
 
 
 def _neighbour(n: dict[str, Any]) -> Neighbour:

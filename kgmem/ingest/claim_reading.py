@@ -1,0 +1,141 @@
+"""The local claim engine's two readers together: the lexicon first, then the slot prototypes.
+
+``read_claim(content, vector, table=..., parse=..., speaker=..., names=...)`` returns what a
+memory asserts: the lexicon's claim (``claims.extract_claim``) when a wording names the slot,
+else a claim whose slot is the nearest-prototype guess over the memory's embedding
+(``slot_guess``), whose value and qualifier come from spaCy's parse of the memory
+(``claim_values``), whose subject is the name that opens the main clause (else the speaker),
+and whose confidence is the guess's (similarity and margin; below the gate's threshold it never
+retires anything). A hypothetical, a memory about no one, or a value the parse cannot find gives
+no guessed claim. ``parse`` is called only when a guess needs a value, so a memory the lexicon
+reads costs no parse. Pure given its arguments; ``ClaimReader`` binds them to the models for the
+write path (prototype vectors built on first use, kept per embedder).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kgmem.ingest.claim_patterns import HYPOTHETICAL_RE
+from kgmem.ingest.claim_values import parse_value
+from kgmem.ingest.claims import SURE, extract_claim, subject_before
+from kgmem.ingest.normalize import normalize_name
+from kgmem.ingest.slot_guess import PrototypeTable, SlotGuess, guess_slot, prototype_table
+from kgmem.ml.embedder import Embedder
+from kgmem.ml.nlp import Nlp
+from kgmem.records import Claim
+from kgmem.taxonomy.slots import Polarity, Slot, slot_key
+
+# Goals and plans are stated with "want to", "hoping to": not hypotheticals for these slots.
+_PLANS = frozenset({Slot.GOAL, Slot.DEADLINE, Slot.BUDGET})
+_REQUEST_RE = re.compile(r"\bwants help\b", re.IGNORECASE)
+# A guess this sure replaces a loose lexicon reading of another slot family.
+OVERRIDE_CONFIDENCE = 0.6
+
+
+def read_claim(
+    content: str,
+    vector: Sequence[float] | None,
+    *,
+    table: PrototypeTable | None,
+    parse: Callable[[str], Any],
+    speaker: str | None,
+    names: frozenset[str] = frozenset(),
+) -> Claim | None:
+    claim = extract_claim(content, speaker=speaker, names=names)
+    if vector is None or table is None or (claim is not None and claim.confidence >= SURE):
+        return claim
+    guess = guess_slot(vector, table)
+    if guess is None:
+        return claim
+    # A loose lexicon reading ("switched to" read as a preference) yields only to a confident
+    # guess of another slot family ("switched to learning Korean" is a language).
+    if claim is not None and (
+        guess.confidence < OVERRIDE_CONFIDENCE or claim.slot.partition(":")[0] == guess.slot
+    ):
+        return claim
+    guessed = _guessed(content, guess, parse, speaker, names)
+    return guessed if guessed is not None else claim
+
+
+def _guessed(
+    content: str,
+    guess: SlotGuess,
+    parse: Callable[[str], Any],
+    speaker: str | None,
+    names: frozenset[str],
+) -> Claim | None:
+    if guess.slot not in _PLANS and HYPOTHETICAL_RE.search(content):
+        return None  # "might move", "thinking about going vegan": nothing holds yet
+    if _REQUEST_RE.search(content):
+        return None  # "<name> wants help to ...": a request (``requests.intent``), no attribute
+    doc = parse(content)
+    sents = list(doc.sents)
+    root = sents[0].root if sents else None
+    subject = subject_before(
+        content, root.idx if root is not None else len(content), speaker=speaker, names=names
+    )
+    if subject and not _names_someone(subject, doc, speaker):
+        # "Economics is so much more maths-heavy than Leila expected": a capitalised word that
+        # opens the clause but names no one; the memory is the speaker's
+        subject = normalize_name(speaker) if speaker else ""
+    if not subject:
+        return None
+    words = frozenset(subject.replace("'s", " ").split()) | _name_words(speaker)
+    parsed = parse_value(doc, guess.slot, words)
+    ended = guess.polarity is Polarity.ENDED
+    if parsed is None and not ended:
+        return None
+    qualifier = parsed.qualifier if parsed is not None else ""
+    return Claim(
+        subject=subject,
+        slot=slot_key(guess.slot, qualifier),
+        value=parsed.value if parsed is not None else "",
+        polarity=guess.polarity.value,
+        confidence=guess.confidence,
+    )
+
+
+def _names_someone(subject: str, doc: Any, speaker: str | None) -> bool:
+    """The subject is the speaker, someone's kin ("maya's sister"), or a person the parse
+    tags as a name (a proper noun, not the opening "Nothing", "New target", "Pottery")."""
+    if (speaker and subject == normalize_name(speaker)) or "'s " in subject:
+        return True
+    first = subject.split()[0]
+    for tok in doc:
+        if tok.text.lower() == first:
+            return bool(tok.pos_ == "PROPN" and tok.ent_type_ in ("", "PERSON", "GPE", "ORG"))
+    return False
+
+
+def _name_words(speaker: str | None) -> frozenset[str]:
+    return frozenset(normalize_name(speaker).split()) if speaker else frozenset()
+
+
+class ClaimReader:
+    """``read_claim`` bound to the write path's models."""
+
+    def __init__(self, embedder: Embedder, nlp: Nlp) -> None:
+        self._embedder = embedder
+        self._nlp = nlp
+
+    def table(self) -> PrototypeTable:
+        return prototype_table(self._embedder, self._embedder.embed)
+
+    def read(
+        self,
+        content: str,
+        vector: Sequence[float] | None,
+        speaker: str | None,
+        names: frozenset[str] = frozenset(),
+    ) -> Claim | None:
+        return read_claim(
+            content,
+            vector,
+            table=self.table(),
+            parse=lambda text: self._nlp.pipeline()(text),
+            speaker=speaker,
+            names=names,
+        )

@@ -1,0 +1,126 @@
+"""Nearest-prototype slot guess: which attribute slot a memory asserts, by embedding similarity.
+
+``PrototypeTable`` holds the unit vectors of :data:`kgmem.taxonomy.slot_prototypes.PROTOTYPES`
+with their labels (slot and polarity, or no slot); ``build_table(embed)`` makes it with the
+embedder's batch function (the caller embeds once and keeps the table: ``prototype_table``
+caches one per embedder, built on first use, never at import). ``guess_slot(vector, table)``
+scores every label by the mean of its two most similar prototypes (one lucky phrasing does not
+decide) and returns a :class:`SlotGuess` for the best label, or None when the best is "no slot"
+or the best similarity is below ``MIN_SIMILARITY``. Its confidence grows with the similarity
+and with the **margin** over the best label of another slot (a memory halfway between residence
+and employer is sure of neither): ``confidence = clip(BASE + SIM_GAIN*(sim - MIN_SIMILARITY) +
+MARGIN_GAIN*margin, 0, MAX_CONFIDENCE)``. Below the gate's claim threshold a guess never
+retires anything, so the margin is what keeps near-misses harmless. Pure given the table.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from kgmem.taxonomy.slot_prototypes import ENDED, NONE, PROTOTYPES
+from kgmem.taxonomy.slots import Polarity, Slot
+
+# Calibrated on the tune half of the truth corpus (benchmarks/truth_claims.py).
+MIN_SIMILARITY = 0.2  # below this the memory is like no prototype: no slot
+BASE = 0.3
+SIM_GAIN = 0.5
+MARGIN_GAIN = 2.5
+ENDED_MARGIN = 0.03
+MAX_CONFIDENCE = 0.75  # a guess is never as sure as a wording that names the slot outright
+TOP = 2  # prototypes averaged per label
+
+
+@dataclass(frozen=True)
+class Label:
+    slot: Slot | None  # None: a fact that asserts no attribute
+    polarity: Polarity = Polarity.HOLDS
+
+
+@dataclass(frozen=True)
+class PrototypeTable:
+    labels: tuple[Label, ...]  # one per row of ``vectors``
+    vectors: np.ndarray  # (n, d), unit rows
+
+
+@dataclass(frozen=True)
+class SlotGuess:
+    slot: Slot
+    polarity: Polarity
+    similarity: float  # of the best label
+    margin: float  # over the best label of another slot (or of no slot)
+    confidence: float
+
+
+def parse_label(key: str) -> Label:
+    if key == NONE:
+        return Label(None)
+    name = key.removesuffix(ENDED)
+    return Label(Slot(name), Polarity.ENDED if key.endswith(ENDED) else Polarity.HOLDS)
+
+
+def build_table(embed: Callable[[list[str]], Sequence[Sequence[float]]]) -> PrototypeTable:
+    labels: list[Label] = []
+    texts: list[str] = []
+    for key, phrasings in PROTOTYPES.items():
+        label = parse_label(key)
+        labels += [label] * len(phrasings)
+        texts += list(phrasings)
+    vectors = _unit_rows(np.asarray(embed(texts), dtype=np.float32))
+    return PrototypeTable(tuple(labels), vectors)
+
+
+def guess_slot(vector: Sequence[float], table: PrototypeTable) -> SlotGuess | None:
+    v = np.asarray(vector, dtype=np.float32)
+    norm = float(np.linalg.norm(v))
+    if norm == 0.0 or not table.labels:
+        return None
+    scores = label_scores(table.vectors @ (v / norm), table.labels)
+    per_slot: dict[Slot | None, float] = {}
+    for lab, s in scores.items():
+        per_slot[lab.slot] = max(per_slot.get(lab.slot, -1.0), s)
+    ranked = sorted(per_slot.items(), key=lambda kv: (-kv[1], kv[0].value if kv[0] else ""))
+    best, sim = ranked[0]
+    if best is None or sim < MIN_SIMILARITY:
+        return None
+    margin = sim - (ranked[1][1] if len(ranked) > 1 else 0.0)
+    conf = BASE + SIM_GAIN * (sim - MIN_SIMILARITY) + MARGIN_GAIN * margin
+    conf = float(min(MAX_CONFIDENCE, max(0.0, conf)))
+    # the slot's "ended" prototypes must clearly beat its "holds" ones to say the value ended
+    holds = scores.get(Label(best, Polarity.HOLDS), -1.0)
+    ended = scores.get(Label(best, Polarity.ENDED), -1.0)
+    polarity = Polarity.ENDED if ended > holds + ENDED_MARGIN else Polarity.HOLDS
+    return SlotGuess(best, polarity, float(sim), float(margin), round(conf, 3))
+
+
+def label_scores(sims: np.ndarray, labels: Sequence[Label]) -> dict[Label, float]:
+    """Per label, the mean of its ``TOP`` highest prototype similarities."""
+    by_label: dict[Label, list[float]] = {}
+    for lab, s in zip(labels, sims.tolist(), strict=True):
+        by_label.setdefault(lab, []).append(float(s))
+    return {lab: float(np.mean(sorted(v, reverse=True)[:TOP])) for lab, v in by_label.items()}
+
+
+def _unit_rows(m: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(m, axis=1, keepdims=True)
+    return m / np.where(norms == 0, 1.0, norms)
+
+
+_TABLES: weakref.WeakKeyDictionary[object, PrototypeTable] = weakref.WeakKeyDictionary()
+_LOCK = threading.Lock()
+
+
+def prototype_table(
+    owner: object, embed: Callable[[list[str]], Sequence[Sequence[float]]]
+) -> PrototypeTable:
+    """The table for ``owner`` (an embedder), built with ``embed`` on first use and kept."""
+    with _LOCK:
+        table = _TABLES.get(owner)
+        if table is None:
+            table = build_table(embed)
+            _TABLES[owner] = table
+        return table
