@@ -143,6 +143,11 @@ PATTERNS: tuple[ClaimPattern, ...] = (
     _p(Slot.ALLERGY, rf"\b{_NOT_ANYMORE} (?:actually )?allergic to {V}", ended=True),
     _p(Slot.ALLERGY, rf"\b(?:allergy|intolerance) to {V} (?:was|has been) ruled out", ended=True),
     _p(Slot.ALLERGY, rf"\bruled out {_DET}(?:\w+ )?(?:allergy|intolerance) to {V}", ended=True),
+    _p(
+        Slot.SCHOOL,
+        rf"\b(?:dropped out of|withdrew from|was expelled from) {_DET}{V}",
+        ended=True,
+    ),
     _p(Slot.NICKNAME, rf"\b{_NOT_ANYMORE} (?:goes|go|going) by {V}", ended=True),
     _p(Slot.NICKNAME, rf"\b(?:stopped|quit) (?:going by|using the nickname) {V}", ended=True),
     _p(
@@ -181,6 +186,7 @@ PATTERNS: tuple[ClaimPattern, ...] = (
     _p(Slot.RESIDENCE, rf"\b(?:moved|relocated|moving|moves) (?:back )?(?:to|into) {_DET}{V}"),
     _p(Slot.RESIDENCE, rf"\b(?:lives|living|live|resides|based|settled) (?:now )?in {V}"),
     _p(Slot.RESIDENCE, rf"\b(?:new )?(?:apartment|place|house|home|flat) (?:is )?in {V}"),
+    _p(Slot.RESIDENCE, rf"\b(?:is|am|are) (?:now )?(?:a )?(?P<v>{NAME}) resident\b"),
     _p(
         Slot.JOB_TITLE,
         rf"\b(?:was promoted to|got promoted to|promoted to|new role as|new job as"
@@ -265,7 +271,7 @@ PATTERNS: tuple[ClaimPattern, ...] = (
     _p(Slot.GOAL, rf"\bgoal (?:is|was) (?:now )?to {V}", plans=True),
     _p(
         Slot.QUANTITY,
-        r"\b(?:has|have|had|is at|at|to|now|down to|up to|collected|read|about"
+        r"\b(?:has|have|had|is at|at|to|now|down to|up to|collected|read|about|with"
         r"|around|of) (?P<v>\d[\d,.]*\s?(?:%|ms|s|kb|mb|gb|k)?) (?P<q>[a-z]+)\b",
         plans=True,
     ),

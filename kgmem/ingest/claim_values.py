@@ -123,6 +123,10 @@ def _phrase(doc: Any, inside: set[int], subject_words: frozenset[str]) -> tuple[
         if tok.dep_ == "nsubj" and tok.pos_ != "NOUN":
             continue
         if tok.lemma_.lower() in _GENERIC or tok.text.lower() in _GENERIC:
+            # "a strict paleo diet": the modifiers are the value, the generic head is the slot
+            mods = _chunk(tok)[: -len(tok.text)].strip()
+            if trim_value(mods) and tok.idx not in inside:  # not "last" of "last week"
+                return mods, tok
             continue
         return _chunk(tok), tok
     return "", None

@@ -21,7 +21,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from kgmem.ingest.claim_gate import ClaimConflict, ClaimSkip, claim_conflict
 from kgmem.ingest.contradiction import ContradictionCheck, ContradictionKind, detect_contradiction
@@ -223,7 +223,11 @@ def _resolve(
         )
     started = _utc_or_none(n.valid_from or n.created_at)
     said = _utc_or_none(candidate.valid_from) or now
-    if strategy == ConflictStrategy.TEMPORAL and started is not None and said < started:
+    if (
+        strategy == ConflictStrategy.TEMPORAL
+        and started is not None
+        and period_end(said) <= started
+    ):
         # The candidate describes an earlier state: keep it as history, superseded by the stored
         # fact from the moment that one became true; the stored memory is not touched.
         return replace(
@@ -249,6 +253,22 @@ def _resolve(
         old_valid_until=until,
         relation=MemoryRelation.SUPERSEDES,
     )
+
+
+def period_end(start: datetime) -> datetime:
+    """The end of the period a ``valid_from`` stands for. A start read from "this year (2026)"
+    or "last month (2026-10)" is the period's first midnight (``temporal.valid_from``), and the
+    change may have happened any time in it: "broke up last month" said in November retires
+    what was said on October 18. Midnight of January 1 is a year, of a month's first day a
+    month, any other midnight a day; a start with a time of day is that instant."""
+    start = aware_utc(start)
+    if (start.hour, start.minute, start.second, start.microsecond) != (0, 0, 0, 0):
+        return start
+    if start.day == 1 and start.month == 1:
+        return start.replace(year=start.year + 1)
+    if start.day == 1:
+        return (start + timedelta(days=32)).replace(day=1)
+    return start + timedelta(days=1)
 
 
 def _is_live(n: Neighbour, now: datetime) -> bool:

@@ -29,6 +29,7 @@ from kgmem.taxonomy.slots import Polarity, Slot
 MIN_SIMILARITY = 0.2  # below this the memory is like no prototype: no slot
 BASE = 0.3
 SIM_GAIN = 0.5
+SIM_SPAN = 0.3  # similarity adds at most SIM_GAIN * SIM_SPAN: without a margin it is not sure
 MARGIN_GAIN = 2.5
 ENDED_MARGIN = 0.03
 MAX_CONFIDENCE = 0.75  # a guess is never as sure as a wording that names the slot outright
@@ -88,7 +89,7 @@ def guess_slot(vector: Sequence[float], table: PrototypeTable) -> SlotGuess | No
     if best is None or sim < MIN_SIMILARITY:
         return None
     margin = sim - (ranked[1][1] if len(ranked) > 1 else 0.0)
-    conf = BASE + SIM_GAIN * (sim - MIN_SIMILARITY) + MARGIN_GAIN * margin
+    conf = BASE + SIM_GAIN * min(sim - MIN_SIMILARITY, SIM_SPAN) + MARGIN_GAIN * margin
     conf = float(min(MAX_CONFIDENCE, max(0.0, conf)))
     # the slot's "ended" prototypes must clearly beat its "holds" ones to say the value ended
     holds = scores.get(Label(best, Polarity.HOLDS), -1.0)

@@ -62,6 +62,8 @@ PROTOTYPES: dict[str, tuple[str, ...]] = {
         "Alex's degree is in computer science.",
         "Alex is studying law.",
         "Alex's thesis is on physics.",
+        "Alex switched from chemistry to biology.",
+        "Alex is doing a degree in nursing.",
     ),
     "relationship_status": (
         "Alex is single.",

@@ -1,0 +1,90 @@
+"""Claims read with the real models: the lexicon first, then the slot prototypes over the real
+embedding with the value from spaCy's parse; and what the gate's claim rule makes of pairs."""
+
+from __future__ import annotations
+
+import pytest
+
+from kgmem.ingest.claim_gate import ClaimConflict, claim_conflict
+from kgmem.ingest.claim_reading import ClaimReader
+from kgmem.ingest.gate import CLAIM_MIN_CONFIDENCE, says_replacement
+from kgmem.ingest.gate_records import Neighbour
+from kgmem.ml.embedder import Embedder
+from kgmem.ml.nlp import Nlp
+from kgmem.records import Claim
+from kgmem.settings import Settings
+
+pytestmark = pytest.mark.models
+
+
+@pytest.fixture(scope="module")
+def reader() -> ClaimReader:
+    settings = Settings()
+    return ClaimReader(Embedder(settings), Nlp(settings))
+
+
+def _read(reader: ClaimReader, text: str, speaker: str) -> Claim | None:
+    (vec,) = reader._embedder.embed([text])
+    return reader.read(text, vec, speaker)
+
+
+# no lexicon wording names these slots: the prototypes do, the parse finds the value
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("Priya has been with Deloitte for about four years.", "employer", "deloitte"),
+        ("Priya is a junior data analyst at the moment.", "job_title", "junior data analyst"),
+        ("Priya is doing a strict paleo diet.", "diet", "strict paleo"),
+        ("Priya has weekly Portuguese classes with a tutor.", "language", "portuguese"),
+    ],
+)
+def test_prototypes_give_the_slot_and_the_parse_the_value(
+    reader: ClaimReader, text: str, slot: str, value: str
+) -> None:
+    claim = _read(reader, text, "Priya")
+    assert claim is not None
+    assert (claim.subject, claim.slot, claim.value) == ("priya", slot, value)
+    assert claim.confidence < 0.8  # a guess is never as sure as a wording that names the slot
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Priya might move to Lisbon someday.",
+        "Priya wants help to plan a picnic.",
+        "Priya watched a film last night.",
+    ],
+)
+def test_hypotheticals_requests_and_events_assert_no_attribute(
+    reader: ClaimReader, text: str
+) -> None:
+    claim = _read(reader, text, "Priya")
+    assert claim is None or claim.confidence < CLAIM_MIN_CONFIDENCE
+
+
+def test_an_opening_word_that_names_no_one_is_not_the_subject(reader: ClaimReader) -> None:
+    claim = _read(reader, "Pottery has taken over from all Wren's old crafts.", "Wren")
+    assert claim is None or claim.subject == "wren"
+
+
+def _holder(claim: Claim) -> Neighbour:
+    return Neighbour(memory_id="old", content="", content_hash="", similarity=0.0, claim=claim)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "acts"),
+    [
+        ("Priya has been with Deloitte for about four years.", "Priya joined Shopify.", True),
+        ("Priya lives in Berlin.", "Berlin has been home for Priya for years.", False),
+        ("Priya is in their thirties.", "Priya is 36, for the record.", False),
+        ("Priya speaks French.", "Priya also speaks a bit of Italian.", False),
+        ("Priya is really into knitting.", "These days Priya is into pottery instead.", True),
+    ],
+)
+def test_the_claim_rule_on_pairs(reader: ClaimReader, old: str, new: str, acts: bool) -> None:
+    held, said = _read(reader, old, "Priya"), _read(reader, new, "Priya")
+    assert held is not None and said is not None
+    verdict = claim_conflict(
+        said, [_holder(held)], CLAIM_MIN_CONFIDENCE, replacing=says_replacement(new)
+    )
+    assert isinstance(verdict, ClaimConflict) == acts
