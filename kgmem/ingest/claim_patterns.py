@@ -28,7 +28,7 @@ PET_KINDS = (
 )
 _PET = rf"(?:{PET_KINDS})"
 _KIN = (
-    r"brother|sister|mom|mother|dad|father|son|daughter|husband|wife|partner|boyfriend|girlfriend"
+    r"brother|sister|mom|mum|mummy|mother|dad|father|son|daughter|husband|wife|partner|boyfriend|girlfriend"
     r"|fiancée?|friend|cousin|aunt|uncle|grandma|grandmother|grandpa|grandfather|niece|nephew"
     r"|boss|colleague|coworker|roommate|neighbou?r|kid|kids|children|parents|family|team|manager"
 )

@@ -31,6 +31,9 @@ from kgmem.taxonomy.slots import Polarity, Slot, slot_key
 # Goals and plans are stated with "want to", "hoping to": not hypotheticals for these slots.
 _PLANS = frozenset({Slot.GOAL, Slot.DEADLINE, Slot.BUDGET})
 _REQUEST_RE = re.compile(r"\bwants help\b", re.IGNORECASE)
+# Slots whose statements are about things as often as people ("the survey has 300 responses")
+_ABOUT_THINGS = frozenset({Slot.QUANTITY, Slot.BUDGET, Slot.GOAL, Slot.DEADLINE})
+_REPORTING = frozenset({"say", "tell", "write", "mention", "ask", "add"})
 # A guess this sure replaces a loose lexicon reading of another slot family.
 OVERRIDE_CONFIDENCE = 0.6
 
@@ -84,6 +87,8 @@ def _guessed(
     if not subject:
         return None
     words = frozenset(subject.replace("'s", " ").split()) | _name_words(speaker)
+    if guess.slot not in _ABOUT_THINGS and not _about_someone(doc, words):
+        return None  # "the fridge is full of bacon now": a thing's state, not the person's
     parsed = parse_value(doc, guess.slot, words)
     ended = guess.polarity is Polarity.ENDED
     if parsed is None and not ended:
@@ -95,6 +100,23 @@ def _guessed(
         value=parsed.value if parsed is not None else "",
         polarity=guess.polarity.value,
         confidence=guess.confidence,
+    )
+
+
+def _about_someone(doc: Any, subject_words: frozenset[str]) -> bool:
+    """Some clause's grammatical subject is a person (a name, a pronoun, the subject's own
+    words) or something of someone's ("Lucía's apartment"), or no clause has one ("Sold the
+    car!"). The one who "said:" or "told" something is not counted: the words said are."""
+    subjects = [
+        t for t in doc if t.dep_ in ("nsubj", "nsubjpass") and t.head.lemma_ not in _REPORTING
+    ]
+    if not subjects:
+        return True
+    return any(
+        s.pos_ in ("PRON", "PROPN")
+        or s.text.lower() in subject_words
+        or any(c.dep_ == "poss" for c in s.children)
+        for s in subjects
     )
 
 

@@ -55,6 +55,11 @@ _GENERIC = word_set(
 _UNITS = word_set(
     "percent dollars dollar euros euro pounds pound k ms kb mb gb kg kilos kilo km miles mile"
 )
+_STATUSES = {
+    "single": "single", "marry": "married", "married": "married", "engaged": "engaged",
+    "engage": "engaged", "divorce": "divorced", "divorced": "divorced", "widowed": "widowed",
+    "separated": "separated", "separate": "separated",
+}  # fmt: skip
 _ANNOTATION_RE = re.compile(r"\(\s*(?:--\d{2}-\d{2}|\d{4}(?:-\d{2}){0,2}|week of [^)]*)\s*\)")
 _BIRTHDAY_RE = re.compile(r"\(\s*(--\d{2}-\d{2})\s*\)")
 
@@ -70,6 +75,9 @@ def parse_value(doc: Any, slot: Slot, subject_words: frozenset[str]) -> ParsedVa
     inside = _annotated_chars(text)
     if slot is Slot.BIRTHDAY and (m := _BIRTHDAY_RE.search(text)):
         return ParsedValue(m.group(1), "")
+    if slot is Slot.RELATIONSHIP_STATUS:  # a closed set of values; a name is a partner's
+        status = [_STATUSES[t.lemma_.lower()] for t in doc if t.lemma_.lower() in _STATUSES]
+        return ParsedValue(status[0], "") if status else None
     value, head = (
         _number(doc, slot, inside) if slot in NUMERIC else _phrase(doc, inside, subject_words)
     )
@@ -177,4 +185,6 @@ def _qualifier(
     if not nouns:
         return None
     at = head.i if head is not None else 0
-    return stem(min(nouns, key=lambda t: (abs(t.i - at), t.i)).text.lower())
+    # the amount's topic comes before it ("the wedding budget to $18,000 after the venue
+    # quote"): a noun after the number counts as farther away
+    return stem(min(nouns, key=lambda t: (abs(t.i - at) + 3 * (t.i > at), t.i)).text.lower())

@@ -149,8 +149,9 @@ def _qualifier(pattern: ClaimPattern, match: re.Match[str], value: str) -> str |
         first = [w for w in trim_value(given).split() if w not in STOPWORDS]
         return stem(first[0]) if first else "general"
     if slot is Slot.QUANTITY:
-        head = _head(given)
-        return head if head and head not in STOPWORDS and len(head) > 2 else None
+        head = _head(given)  # "retire at 55 instead": "instead" counts nothing
+        ok = head and head not in STOPWORDS and head not in _BOUNDARY and len(head) > 2
+        return head if ok else None
     return "general"  # a goal: one current goal unless the wording says for what
 
 

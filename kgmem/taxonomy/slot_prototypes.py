@@ -140,6 +140,7 @@ PROTOTYPES: dict[str, tuple[str, ...]] = {
         "Alex goes to bed at midnight.",
         "Alex runs every morning before work.",
         "Alex bites their nails.",
+        "Alex reads before bed every night.",
     ),
     "habit/ended": (
         "Alex quit smoking.",
@@ -210,6 +211,8 @@ PROTOTYPES: dict[str, tuple[str, ...]] = {
         "Alex plays for a local soccer club.",
         "Alex paints in their free time.",
         "Alex trains for triathlons.",
+        "Alex goes to a dance class every week.",
+        "Alex spends Sundays fishing.",
     ),
     "hobby/ended": (
         "Alex gave up tennis.",
