@@ -5,12 +5,16 @@ with their labels (slot and polarity, or no slot); ``build_table(embed)`` makes 
 embedder's batch function (the caller embeds once and keeps the table: ``prototype_table``
 caches one per embedder, built on first use, never at import). ``guess_slot(vector, table)``
 scores every label by the mean of its two most similar prototypes (one lucky phrasing does not
-decide) and returns a :class:`SlotGuess` for the best label, or None when the best is "no slot"
-or the best similarity is below ``MIN_SIMILARITY``. Its confidence grows with the similarity
-and with the **margin** over the best label of another slot (a memory halfway between residence
-and employer is sure of neither): ``confidence = clip(BASE + SIM_GAIN*(sim - MIN_SIMILARITY) +
-MARGIN_GAIN*margin, 0, MAX_CONFIDENCE)``. Below the gate's claim threshold a guess never
-retires anything, so the margin is what keeps near-misses harmless. Pure given the table.
+decide), takes each slot's best label, and returns a :class:`SlotGuess` for the best slot, or
+None when the best is "no slot" or its similarity is below ``MIN_SIMILARITY``. The polarity is
+"ended" only when the slot's ended prototypes beat its holding ones by ``ENDED_MARGIN``. The
+confidence grows with the **margin** over the next slot (a memory halfway between residence and
+employer is sure of neither) and, up to a point, with the similarity: ``confidence =
+clip(BASE + SIM_GAIN * min(sim - MIN_SIMILARITY, SIM_SPAN) + MARGIN_GAIN * margin, 0,
+MAX_CONFIDENCE)``. Below the gate's claim threshold a guess never retires anything, so the
+margin is what keeps near-misses harmless. MiniLM similarities of a memory to these short
+prototypes are low (0.2-0.6), so the margin, not the similarity, carries the decision.
+Pure given the table.
 """
 
 from __future__ import annotations
