@@ -152,6 +152,17 @@ def _by_similarity(
             if shared < MIN_SHARED_WORDING:
                 passed.append(f"{n.memory_id} shares {shared:.0%} of its wording")
                 continue  # another fact about the same subject (see sameness.py)
+            if (
+                says_replacement(candidate.content)
+                and not says_replacement(n.content)
+                and not covers(n.content, candidate.content)
+            ):
+                # The same fact, said again as a change ("has replaced gaming with reading
+                # now"): merging would keep the old state alive inside the new text.
+                check = ContradictionCheck(
+                    ContradictionKind.VALUE_CHANGE, (n.content, candidate.content), "replacement"
+                )
+                return _resolve(candidate, n, check, strategy, now)
             return _update(candidate, n)
     if not same:
         return GateDecision(GateAction.CREATE, None, "no live neighbour on the same subject")

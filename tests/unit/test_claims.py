@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -10,7 +11,7 @@ from hypothesis import strategies as st
 
 from kgmem.ingest.claim_gate import ClaimConflict, ClaimSkip, claim_conflict
 from kgmem.ingest.claims import extract_claim, same_value, trim_value
-from kgmem.ingest.gate import decide
+from kgmem.ingest.gate import decide, period_end, says_replacement
 from kgmem.ingest.gate_records import GateAction, Neighbour
 from kgmem.ingest.normalize import content_hash
 from kgmem.ingest.reconcile import reconcile
@@ -139,8 +140,7 @@ def test_claims_of_other_subjects_or_slots_never_retire_anything(
     facts: list[tuple[str, str, str]],
 ) -> None:
     """A control: every fact is about a subject/slot pair no other fact shares."""
-    seen: set[tuple[str, str]] = set()
-    unique = [f for f in facts if (f[0], f[1]) not in seen and not seen.add((f[0], f[1]))]
+    unique = list({(f[0], f[1]): f for f in reversed(facts)}.values())[::-1]
     cands = [
         _candidate(i, f"{s} {k} {v} {i}", Claim(s, k, v), T0 + timedelta(days=i))
         for i, (s, k, v) in enumerate(unique)
@@ -187,3 +187,70 @@ def test_the_llm_engine_returns_the_same_claim_shape_and_drops_bad_ones() -> Non
     )
     assert facts[0].claim == Claim("maya", "preference:milk", "almond milk", "holds", 0.9)
     assert facts[1].claim is None and drops["claim"] == 1
+
+
+def test_a_replacement_on_a_multi_valued_slot_retires_the_old_value() -> None:
+    knit = _holder("m1", Claim("wren", "hobby", "knitting"), T0)
+    pottery = Claim("wren", "hobby", "pottery")
+    assert claim_conflict(pottery, [knit], 0.5) is None  # an addition
+    assert isinstance(claim_conflict(pottery, [knit], 0.5, replacing=True), ClaimConflict)
+    assert says_replacement("These days Wren does pottery instead.")
+    assert not says_replacement("Wren now also does pottery.")  # "also": an addition
+    assert not says_replacement("Wren does pottery.")
+
+
+def test_a_transition_closes_a_value_it_shares_a_word_with() -> None:
+    mba = _holder("m1", Claim("kenji", "school", "part-time mba"), T0)
+    dropped = Claim("kenji", "school", "mba programme", "ended")
+    assert isinstance(claim_conflict(dropped, [mba], 0.5), ClaimConflict)
+    other = Claim("kenji", "school", "law school", "ended")
+    assert claim_conflict(other, [mba], 0.5) is None
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("thirties", "36", True),
+        ("eighteen", "18", True),
+        ("22nd", "22", True),
+        ("seventeen", "eighteen", False),
+        ("twenties", "36", False),
+    ],
+)
+def test_numbers_compare_as_numbers(a: str, b: str, same: bool) -> None:
+    assert same_value(a, b) is same
+
+
+@pytest.mark.parametrize(
+    ("start", "end"),
+    [
+        (datetime(2026, 1, 1, tzinfo=UTC), datetime(2027, 1, 1, tzinfo=UTC)),  # "this year"
+        (datetime(2026, 10, 1, tzinfo=UTC), datetime(2026, 11, 1, tzinfo=UTC)),  # "last month"
+        (datetime(2026, 12, 1, tzinfo=UTC), datetime(2027, 1, 1, tzinfo=UTC)),
+        (datetime(2026, 10, 5, tzinfo=UTC), datetime(2026, 10, 6, tzinfo=UTC)),  # a day
+        (datetime(2026, 10, 5, 9, 30, tzinfo=UTC), datetime(2026, 10, 5, 9, 30, tzinfo=UTC)),
+    ],
+)
+def test_a_valid_from_stands_for_its_period(start: datetime, end: datetime) -> None:
+    assert period_end(start) == end
+
+
+def test_a_change_dated_last_month_retires_what_was_said_within_that_month() -> None:
+    said = datetime(2026, 10, 18, 10, tzinfo=UTC)
+    together = _candidate(
+        0, "Emeka and Jake are together.", Claim("emeka", "partner", "jake"), said
+    )
+    broke_up = _candidate(
+        1, "Emeka and Jake broke up last month.", Claim("emeka", "partner", "", "ended"),
+        datetime(2026, 11, 25, 18, tzinfo=UTC),
+    )  # fmt: skip
+    # the break-up's valid_from is the month's first day, before the first statement
+    broke_up = replace(
+        broke_up, fact=replace(broke_up.fact, valid_from=datetime(2026, 10, 1, tzinfo=UTC))
+    )
+    decisions = reconcile(
+        [together, broke_up], {}, {}, ConflictStrategy.TEMPORAL, broke_up.at,
+        min_claim_confidence=0.5,
+    )  # fmt: skip
+    assert decisions[1].action == GateAction.SUPERSEDE
+    assert not decisions[1].candidate_is_history and decisions[1].target_id == "batch:0"
