@@ -1,5 +1,5 @@
 // After a (non-dry) recall: access counts, last access, stability growth, Hebbian co-activation, 2% boost to linked neighbours.
-// params: $namespace, $touches, $pairs, $now, $neighbour_boost, $pair_delta
+// params: $namespace, $touches, $pairs, $now, $neighbour_boost, $pair_delta, $max_stability
 CALL () {
   UNWIND $touches AS t
   MATCH (m:Memory {id: t.id, namespace: $namespace})
@@ -9,7 +9,12 @@ CALL () {
   OPTIONAL MATCH (m)-[:SAME_ENTITY|ELABORATES|RELATED_TO|CO_ACTIVATED]-(n:Memory {namespace: $namespace})
   WHERE n.status = 'active'
   WITH DISTINCT n WHERE n IS NOT NULL
-  SET n.stability = coalesce(n.stability, 1.0) * $neighbour_boost
+  // the boost never lifts a multiplier past the lifecycle's cap (repeated recalls cannot make a
+  // neighbour immortal) and never lowers one already above it
+  WITH n, coalesce(n.stability, 1.0) AS s
+  SET n.stability = CASE WHEN s * $neighbour_boost > $max_stability
+                         THEN CASE WHEN s > $max_stability THEN s ELSE $max_stability END
+                         ELSE s * $neighbour_boost END
   RETURN count(n) AS boosted
 }
 CALL () {

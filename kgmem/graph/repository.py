@@ -14,7 +14,7 @@ from typing import Any
 
 from kgmem.graph.client import GraphClient, Row, Step
 from kgmem.ingest.linking import REINFORCE_DELTA
-from kgmem.lifecycle.strength import NEIGHBOUR_BOOST
+from kgmem.lifecycle.strength import MAX_STABILITY_MULTIPLIER, NEIGHBOUR_BOOST
 
 
 async def get_memory(graph: GraphClient, *, namespace: str, memory_id: str) -> Row | None:
@@ -268,9 +268,11 @@ async def touch_memories(
     now: datetime,
     neighbour_boost: float = NEIGHBOUR_BOOST,
     pair_delta: float = REINFORCE_DELTA,
+    max_stability: float = MAX_STABILITY_MULTIPLIER,
 ) -> None:
     await graph.run(
         "touch_memories",
+        max_stability=max_stability,
         namespace=namespace,
         touches=touches,
         pairs=pairs,

@@ -32,7 +32,7 @@ from kgmem.ingest.preparation import Vectors
 from kgmem.ingest.reconcile import reconcile
 from kgmem.ingest.resolution import resolve_entities
 from kgmem.ingest.rewrite import speaker_label
-from kgmem.ingest.scoring import score_candidate
+from kgmem.ingest.scoring import peer_similarities, score_candidate
 from kgmem.ingest.tagging import TagCandidate, tag_and_capture
 from kgmem.ingest.traces import Trace
 from kgmem.ingest.write_plan import Candidate, WritePlan
@@ -228,7 +228,9 @@ def _score(
             confidence=c.fact.confidence,
             emotion=emotion,
             source=c.source,
-            neighbour_similarities=[n.similarity for n in neighbours.get(c.key, [])],
+            neighbour_similarities=peer_similarities(
+                neighbours.get(c.key, []), c.claim, c.entities
+            ),
         )
         scores.append(s)
         tags, got = tag_and_capture(

@@ -7,7 +7,9 @@ attention 0.20) times an encoding boost in [0.7, 1.3], clamped to [0, 1]; ``prio
 it. ``novelty_from_similarity`` is seed 004's prediction error (1 − closest cosine) and
 ``surprise`` seed 001's k-NN distance (1 − mean of the top-k cosines). ``confidence_tier`` splits
 confidence at seed 000's 0.40 (speculative) and seed 004's 0.70 (injection gate), and
-``source_trust`` is seed 001's human 1.0 / agent 0.7 / ingest 0.5. ``score_candidate`` combines
+``source_trust`` is seed 001's human 1.0 / agent 0.7 / ingest 0.5. ``peer_similarities`` picks
+the stored neighbours novelty and surprise are measured against: those about the same subject
+and slot, so two parallel facts about two people are equally novel. ``score_candidate`` combines
 them into one ``WriteScores``, applying seed 004's flashbulb rule (arousal ≥ 0.8 → pinned,
 importance ≥ 0.9, stability ×1.5). Synaptic tagging and capture live in ``tagging``.
 """
@@ -15,11 +17,13 @@ importance ≥ 0.9, stability ×1.5). Synaptic tagging and capture live in ``tag
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
 from kgmem.errors import InvalidInput
 from kgmem.ingest.emotion import FLASHBULB_AROUSAL, Emotion, apply_flashbulb
+from kgmem.ingest.gate_records import Neighbour
+from kgmem.records import Claim
 from kgmem.validation import check_unit
 
 # --- Importance (seed 004, "4-channel importance") ---------------------------------------------
@@ -152,6 +156,34 @@ def surprise_adjustment(surprise_score: float, max_boost: float = SURPRISE_MAX_B
     )
 
 
+def peer_similarities(
+    neighbours: Sequence[Neighbour], claim: Claim | None, entities: Collection[str]
+) -> list[float]:
+    """The cosines to the neighbours a memory's novelty is measured against: its peers.
+
+    A memory is novel for what it says about its subject, not for having been stored first:
+    "Bob's phone number is ..." after "Alice's phone number is ..." is about someone else, so the
+    close wording of the two is not redundancy. With a claim, the peers are the neighbours with
+    the same subject and slot, and those without a claim that mention its subject; without a
+    claim, the neighbours that share one of its entities; naming no entity at all, there is no
+    subject to tell apart and every neighbour is a peer (a repeated "the meeting is at 3pm" is
+    still redundant).
+    """
+    if claim is not None:
+        return [
+            n.similarity
+            for n in neighbours
+            if (
+                n.claim is not None
+                and (n.claim.subject, n.claim.slot) == (claim.subject, claim.slot)
+            )
+            or (n.claim is None and claim.subject in n.entities)
+        ]
+    if entities:
+        return [n.similarity for n in neighbours if set(n.entities) & set(entities)]
+    return [n.similarity for n in neighbours]
+
+
 def confidence_tier(conf: float) -> str:
     """``speculative`` below 0.40 (seed 000), ``tentative`` below 0.70, else ``confident``."""
     value = check_unit(conf, what="confidence")
@@ -194,8 +226,8 @@ class WriteScores:
     importance: float  # final: 4-channel composite + surprise nudge, then the flashbulb floor
     base_importance: float  # the 4-channel composite alone (for the audit trail / X-ray)
     priority: str  # critical | high | normal | low
-    novelty: float  # prediction error against the closest stored memory
-    surprise: float  # k-NN distance to the stored memories
+    novelty: float  # prediction error against the closest stored peer (peer_similarities)
+    surprise: float  # k-NN distance to the stored peers
     confidence: float
     confidence_tier: str  # speculative | tentative | confident
     pinned: bool

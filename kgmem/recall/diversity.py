@@ -158,6 +158,36 @@ def mmr(
     return MMRResult(selected, [i for i in by_relevance[:k] if i not in chosen])
 
 
+def shown_scores(
+    picks: Sequence[tuple[float, Embedding | None]],
+    top: float,
+    lam: float = MMR_LAMBDA,
+) -> list[tuple[float, float]]:
+    """For MMR's picks in pick order, each as ``(score, embedding)`` where ``mmr`` was given
+    ``score / top``: ``(shown score, redundancy)``, the redundancy being the largest cosine to
+    an earlier pick (0 for the first) and the shown score the MMR gain the pick was made at, in
+    score units: ``score − (1 − λ) / λ × top × redundancy``, floored at 0.
+
+    MMR's gains never rise from one pick to the next (a later pick's gain could only fall as more
+    were selected), so the shown scores are in hit order: what is shown is what was ranked. Each
+    is also capped by the one before, which only absorbs float rounding.
+    """
+    if not 0.0 < lam <= 1.0:
+        raise InvalidInput(f"MMR lambda must be in (0, 1] to show its gains, got {lam}")
+    sizes = {len(e) for _, e in picks if e is not None and len(e)}
+    units = {size: unit_rows([e for _, e in picks], size) for size in sizes}
+    out: list[tuple[float, float]] = []
+    ceiling = math.inf
+    for i, (value, embedding) in enumerate(picks):
+        size = len(embedding) if embedding is not None else 0
+        rows = units.get(size)
+        redundancy = float((rows[:i] @ rows[i]).max()) if i and rows is not None else 0.0
+        shown = min(ceiling, max(0.0, value - (1.0 - lam) / lam * top * redundancy))
+        ceiling = shown
+        out.append((shown, redundancy))
+    return out
+
+
 def _key(embedding: Embedding | None) -> tuple[float, ...]:
     return tuple(float(x) for x in embedding) if embedding is not None else ()
 

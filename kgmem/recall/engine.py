@@ -25,7 +25,13 @@ from kgmem.ml.embedder import Embedder
 from kgmem.ml.nlp import Nlp
 from kgmem.recall.candidates import Candidate, Scored
 from kgmem.recall.channels import StageClock, collect, pool_size, run_channels
-from kgmem.recall.diversity import centroid, gate_confidence, hit_confidence, mmr
+from kgmem.recall.diversity import (
+    centroid,
+    gate_confidence,
+    hit_confidence,
+    mmr,
+    shown_scores,
+)
 from kgmem.recall.episode_hits import EPISODE_KIND, TurnMatch, eligible, place, wanted
 from kgmem.recall.feedback import refine
 from kgmem.recall.filters import Evidence, Filters, apply_filters
@@ -41,7 +47,7 @@ from kgmem.recall.query import (
     should_skip,
 )
 from kgmem.recall.request import RecallRequest
-from kgmem.recall.scoring import rank
+from kgmem.recall.scoring import diversified, rank
 from kgmem.recall.touch import stability, touch
 from kgmem.recall.xray import ChannelEvidence, Dropped, DropReason, HitExplain, PathStep, Xray
 
@@ -189,6 +195,10 @@ async def recall(
         for s in scored
         if s.memory_id not in picked
     ][:20]
+    # hits show the score MMR picked them at, so their order and their scores agree
+    shown = shown_scores([(score_of[m].final, by_id[m].embedding) for m in chosen.selected], top)
+    for mid, (value, redundancy) in zip(chosen.selected, shown, strict=True):
+        score_of[mid] = diversified(score_of[mid], value, redundancy)
     cited = frozenset(t for mid in chosen.selected for t in turns.get(mid, ()))
     order = place(chosen.selected, eligible(matches or [], cited, req.as_of), req.limit)
     dropped += [

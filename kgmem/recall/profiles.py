@@ -51,6 +51,10 @@ FACTORS: tuple[str, ...] = (
     "confidence",
 )
 GROUPS: tuple[str, ...] = ("semantic", "recency", "decay", "importance", "confidence")
+# What the query asks (relevance) and what is known of a memory whatever the query (its priors).
+# The scoring ranks by relevance and lets the priors only scale it within a bound (scoring.py).
+RELEVANCE_FACTORS: tuple[str, ...] = ("similarity", "bm25", "rrf", "activation")
+PRIOR_FACTORS: tuple[str, ...] = tuple(f for f in FACTORS if f not in RELEVANCE_FACTORS)
 
 # Seed 003's profiles, verbatim: semantic / recency / decay / importance / confidence.
 SEED_003_WEIGHTS: dict[str, tuple[float, float, float, float, float]] = {
@@ -113,6 +117,12 @@ class Profile:
 
     def weight(self, factor: str) -> float:
         return self.weights.get(factor, 0.0)
+
+    @property
+    def prior_share(self) -> float:
+        """The share of the profile's weight on the query-independent factors, in [0, 1]."""
+        total = sum(self.weight(f) for f in FACTORS)
+        return sum(self.weight(f) for f in PRIOR_FACTORS) / total if total > 0.0 else 0.0
 
     def tuned(
         self,

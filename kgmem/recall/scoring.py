@@ -1,18 +1,26 @@
-"""The weighted composite that ranks recall candidates, with an additive breakdown for the X-ray.
+"""The recall score: relevance first, scaled within a bound by what is known of the memory.
 
 Contract: ``score(candidate, profile, now)`` is pure (no I/O, no clock: ``now`` is passed in) and
 returns ``Scored(final, contributions, factors)`` where ``math.fsum(contributions.values()) ==
-final`` exactly — ``final`` is defined as that sum. The composite is seed 003/004's weighted sum
-over :data:`profiles.FACTORS` (each weight × a factor in [0, 1]), then seed 004's additive boosts
-(entity +0.1 per matching entity, episode +0.15 for the same session, Hebbian +0.05 when a
-co-activation count is ≥ 3; within a ranked set a query entity counts by its specificity, see
-``entity_specificity``), then the multiplicative boosts in seed 004's order (sub-tier, tier,
-seed 000's lifecycle and disputed adjustments, seed 004's low source confidence and optional
-mood congruence). A multiplicative boost is recorded as its own additive delta
-(``score × (m − 1)``), so the X-ray can show every factor's share. ``factors`` holds each weighted
-factor's [0, 1] value, each multiplicative boost's multiplier and each additive boost's count.
-Bad stored values are clamped rather than failing a recall; a naive ``now`` raises InvalidInput.
-The records it reads and returns live in ``recall.candidates``.
+final`` exactly — ``final`` is defined as that sum, so the X-ray shows every factor's share.
+
+``final = relevance × modifier``. Relevance is the profile's weighted mean of the query-dependent
+factors (:data:`profiles.RELEVANCE_FACTORS`: similarity, BM25, RRF, activation, each in [0, 1])
+plus seed 004's query-side additive boosts (entity +0.1 per matching query entity, weighed by its
+specificity within the set; episode +0.15 for the caller's own session). The modifier holds the
+query-independent evidence: the priors (:data:`profiles.PRIOR_FACTORS`: recency, retention,
+ACT-R, importance, utility, confidence) move it by at most ``±PRIOR_SPAN × profile.prior_share``
+around 1 (linear in each prior, so each has its own additive share), then seed 004's Hebbian
+co-activation, sub-tier, tier, seed 000's lifecycle and disputed adjustments, seed 004's low
+source confidence and mood congruence multiply it, and the whole modifier is clamped to
+``MODIFIER_BAND``. So whatever a memory's age, access history, importance, tier or state, it
+cannot beat a memory whose relevance exceeds its own by more than the factor
+:func:`relevance_bound` names: priors reorder memories of similar relevance only. (Before, the
+priors were weighted terms of one sum and could outweigh the question: a memory recalled often,
+or stored first, won questions it did not answer.)
+``factors`` holds each factor's [0, 1] value, ``relevance``, each multiplier and each additive
+boost's count. Bad stored values are clamped rather than failing a recall; a naive ``now`` raises
+InvalidInput. The records it reads and returns live in ``recall.candidates``.
 """
 
 from __future__ import annotations
@@ -25,12 +33,14 @@ from kgmem.errors import InvalidInput
 from kgmem.recall.candidates import Candidate, Norms, Scored, Stability
 from kgmem.recall.curves import act_r_activation, recency, retention, sub_tier
 from kgmem.recall.diversity import cosines
-from kgmem.recall.profiles import FACTORS, Profile
+from kgmem.recall.profiles import PRIOR_FACTORS, RELEVANCE_FACTORS, Profile
 
 # --- seed constants ----------------------------------------------------------------------------
 ENTITY_BOOST = 0.10  # seed 004: +0.1 per matching entity
 EPISODE_BOOST = 0.15  # seed 004: +0.15 for a same-session episode
-COACTIVATION_BOOST = 0.05  # seed 004: pairs co-activated >= 3 times get 0.05
+# Seed 004 gives pairs co-activated >= 3 times +0.05 on a composite of about 0.5; co-activation
+# is made by recalls themselves, so it is a bounded multiplier here, not added relevance.
+COACTIVATION_BOOST = 1.05
 COACTIVATION_MIN = 3
 LOW_SOURCE_CONFIDENCE = 0.3  # seed 004: memories below this are deprioritised...
 LOW_CONFIDENCE_FACTOR = 0.8  # ...by this much (the seed gives no number)
@@ -65,14 +75,23 @@ SUB_TIER_FACTOR: dict[str, float] = {
     "procedural": 1.05,
     "factual": 1.0,
 }
-ADDITIVE_BOOSTS = ("entity_boost", "episode_boost", "coactivation_boost")
+# The most the priors move a score, at a prior share of 1: a profile with 65 % of its weight on
+# the priors (balanced) scales relevance by 0.87-1.13, one with 10 % (precise) by 0.98-1.02.
+PRIOR_SPAN = 0.2
+# The whole modifier (priors and every multiplier) stays in this band: a memory more than
+# MODIFIER_BAND[1] / MODIFIER_BAND[0] = 1.5 times as relevant as another always ranks above it.
+MODIFIER_BAND = (0.8, 1.2)
+ADDITIVE_BOOSTS = ("entity_boost", "episode_boost")
+RECALL_FACTORS = ("recency", "retention", "act_r")  # the priors a recall's touch changes
 MULTIPLIERS = (
+    "coactivation_boost",
     "sub_tier_boost",
     "tier_boost",
     "lifecycle_boost",
     "disputed_penalty",
     "low_confidence_penalty",
     "mood_boost",
+    "modifier_band",
 )
 _DAY = 86400.0
 
@@ -128,6 +147,7 @@ def _multipliers(c: Candidate, mood_valence: float | None) -> dict[str, float]:
         mood_valence is not None and mood_valence * c.valence > 0.0  # same sign, both non-zero
     )
     return {
+        "coactivation_boost": COACTIVATION_BOOST if c.co_activation >= COACTIVATION_MIN else 1.0,
         "sub_tier_boost": SUB_TIER_FACTOR[level] if level else 1.0,
         "tier_boost": TIER_FACTOR.get(c.tier, 1.0),
         "lifecycle_boost": _lifecycle(c),
@@ -189,29 +209,74 @@ def _composite(
         # seed 003's confidence term, discounted by seed 001's trust in who wrote the memory
         "confidence": _unit(c.confidence) * _unit(c.source_trust),
     }
-    contributions = {f: profile.weight(f) * factors[f] for f in FACTORS}
     same_session = session_id is not None and c.session_id == session_id
-    hebbian = c.co_activation >= COACTIVATION_MIN
     counts = {
         "entity_boost": _entity_units(c, n),
         "episode_boost": 1.0 if same_session else 0.0,
-        "coactivation_boost": 1.0 if hebbian else 0.0,
     }
-    per_unit = {
-        "entity_boost": ENTITY_BOOST,
-        "episode_boost": EPISODE_BOOST,
-        "coactivation_boost": COACTIVATION_BOOST,
-    }
+    per_unit = {"entity_boost": ENTITY_BOOST, "episode_boost": EPISODE_BOOST}
+    contributions: dict[str, float] = {}
+    rel_total = math.fsum(profile.weight(f) for f in RELEVANCE_FACTORS)
+    for f in RELEVANCE_FACTORS:
+        share = profile.weight(f) / rel_total if rel_total > 0.0 else 1.0 / len(RELEVANCE_FACTORS)
+        contributions[f] = share * factors[f]
     for name in ADDITIVE_BOOSTS:
         contributions[name] = counts[name] * per_unit[name]
         factors[name] = counts[name]
+    relevance = math.fsum(contributions.values())
+    factors["relevance"] = relevance
+    # The priors: modifier 1 + span × (2·prior − 1), where prior is their weighted mean; each
+    # prior's part of relevance × (modifier − 1) is its own contribution (negative below 0.5).
+    span = PRIOR_SPAN * profile.prior_share
+    prior_total = math.fsum(profile.weight(f) for f in PRIOR_FACTORS)
+    for f in PRIOR_FACTORS:
+        share = profile.weight(f) / prior_total if prior_total > 0.0 else 0.0
+        contributions[f] = relevance * span * share * (2.0 * factors[f] - 1.0)
     running = math.fsum(contributions.values())
     for name, multiplier in _multipliers(c, mood_valence).items():
         delta = running * (multiplier - 1.0)
         contributions[name] = delta
         factors[name] = multiplier
         running += delta
+    low, high = MODIFIER_BAND
+    bounded = min(high * relevance, max(low * relevance, running))
+    contributions["modifier_band"] = bounded - running
+    factors["modifier_band"] = bounded / running if running > 0.0 else 1.0
     return Scored(math.fsum(contributions.values()), contributions, factors, c.id)
+
+
+def diversified(scored: Scored, shown: float, redundancy: float) -> Scored:
+    """``scored`` as a hit shows it: its score after MMR's redundancy penalty (``shown``, from
+    ``diversity.shown_scores``), the penalty recorded as one more contribution so the X-ray's
+    parts still add up to the score shown."""
+    contributions = {**scored.contributions, "redundancy": shown - scored.final}
+    factors = {**scored.factors, "redundancy": redundancy}
+    return Scored(math.fsum(contributions.values()), contributions, factors, scored.memory_id)
+
+
+def relevance_bound(profile: Profile | None = None) -> float:
+    """How many times more relevant a memory must be than another to rank above it whatever
+    their priors and multipliers: the band's ratio; under ``profile``, for two memories alike
+    but in the continuous priors (age, accesses, importance, utility, confidence, as long as
+    neither confidence is low enough for seed 004's low-confidence multiplier),
+    ``(1 + span) / (1 − span)``."""
+    low, high = MODIFIER_BAND
+    if profile is None:
+        return high / low
+    span = PRIOR_SPAN * profile.prior_share
+    return min(high / low, (1.0 + span) / (1.0 - span))
+
+
+def history_bound(profile: Profile) -> float:
+    """The same for two memories that differ only in what recalls change (``touch.py``: last
+    access and access count, so recency, retention and ACT-R, and Hebbian co-activation): the
+    share ``h`` of those priors moves the modifier by at most ``2·span·h`` from its floor
+    ``1 − span``, and co-activation multiplies by at most :data:`COACTIVATION_BOOST`."""
+    low, high = MODIFIER_BAND
+    span = PRIOR_SPAN * profile.prior_share
+    total = math.fsum(profile.weight(f) for f in PRIOR_FACTORS)
+    h = math.fsum(profile.weight(f) for f in RECALL_FACTORS) / total if total > 0.0 else 0.0
+    return min(high / low, (1.0 - span + 2.0 * span * h) / (1.0 - span) * COACTIVATION_BOOST)
 
 
 def _entity_units(c: Candidate, n: Norms) -> float:

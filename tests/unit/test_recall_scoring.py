@@ -1,6 +1,6 @@
-"""The recall composite: FSRS-6 retention, ACT-R, recency, the weighted sum per profile, seed 004's
-additive and multiplicative boosts, seed 000's lifecycle adjustments, and the X-ray promise that
-the contributions add up exactly to the final score."""
+"""The recall score: FSRS-6 retention, ACT-R, recency, relevance scaled by the banded prior modifier
+per profile, seed 004's additive and multiplicative boosts, seed 000's lifecycle adjustments, and
+the X-ray promise that the contributions add up exactly to the final score."""
 
 from __future__ import annotations
 
@@ -15,13 +15,16 @@ from hypothesis import strategies as st
 from kgmem.errors import InvalidInput
 from kgmem.recall.candidates import Candidate, Norms
 from kgmem.recall.curves import act_r_activation, recency, retention, sub_tier
-from kgmem.recall.profiles import FACTORS, PROFILES
+from kgmem.recall.profiles import FACTORS, PRIOR_FACTORS, PROFILES, RELEVANCE_FACTORS
 from kgmem.recall.scoring import (
     ADDITIVE_BOOSTS,
+    MODIFIER_BAND,
     MULTIPLIERS,
+    PRIOR_SPAN,
     entity_specificity,
     norms_for,
     rank,
+    relevance_bound,
     score,
 )
 from kgmem.recall.xray import check_additive
@@ -136,11 +139,21 @@ def test_contributions_add_up_exactly_to_final(
     assert check_additive(s)
     assert set(s.contributions) == {*FACTORS, *ADDITIVE_BOOSTS, *MULTIPLIERS}
     assert all(0.0 <= s.factors[f] <= 1.0 for f in FACTORS)
-    # the same number, computed the textbook way: (weighted sum + boosts) × multipliers
-    weighted = math.fsum(PROFILES[profile].weight(f) * s.factors[f] for f in FACTORS)
-    additive = math.fsum(s.contributions[b] for b in ADDITIVE_BOOSTS)
-    expected = (weighted + additive) * math.prod(s.factors[m] for m in MULTIPLIERS)
+    # the same number, computed the textbook way: relevance × the banded modifier
+    p = PROFILES[profile]
+    rel_w = math.fsum(p.weight(f) for f in RELEVANCE_FACTORS)
+    prior_w = math.fsum(p.weight(f) for f in PRIOR_FACTORS)
+    relevance = math.fsum(p.weight(f) / rel_w * s.factors[f] for f in RELEVANCE_FACTORS)
+    relevance += math.fsum(s.contributions[b] for b in ADDITIVE_BOOSTS)
+    prior = math.fsum(p.weight(f) / prior_w * s.factors[f] for f in PRIOR_FACTORS)
+    modifier = (1.0 + PRIOR_SPAN * p.prior_share * (2.0 * prior - 1.0)) * math.prod(
+        s.factors[m] for m in MULTIPLIERS if m != "modifier_band"
+    )
+    low, high = MODIFIER_BAND
+    expected = relevance * min(high, max(low, modifier))
+    assert s.factors["relevance"] == pytest.approx(relevance, rel=1e-9, abs=1e-12)
     assert s.final == pytest.approx(expected, rel=1e-9, abs=1e-12)
+    assert low * relevance - 1e-12 <= s.final <= high * relevance + 1e-12
 
 
 def test_similarity_comes_back_from_the_index_score_to_cosine() -> None:
@@ -185,13 +198,35 @@ def test_naive_now_is_refused() -> None:
 
 # --- each profile orders crafted pairs the way its weights say ---------------------------------
 
-# "old": very similar, but created and last touched 200 days ago (durable: high stability);
-# "new": less similar, created yesterday.
-OLD = cand(id="old", vector_score=0.95, created_at=NOW - timedelta(days=200), stability=3650.0)
-NEW = cand(id="new", vector_score=0.8, created_at=NOW - timedelta(days=1), stability=3650.0)
-# "vital": importance 1.0, weakly similar; "close": very similar, unimportant.
-VITAL = cand(id="vital", vector_score=0.65, importance=1.0)
-CLOSE = cand(id="close", vector_score=0.95, importance=0.1)
+# Near ties, where the profiles' priors decide. "old": a little more similar, but created and
+# last touched 200 days ago (durable: high stability); "new": created yesterday.
+OLD = cand(id="old", vector_score=0.9, created_at=NOW - timedelta(days=200), stability=3650.0)
+NEW = cand(id="new", vector_score=0.88, created_at=NOW - timedelta(days=1), stability=3650.0)
+# "vital": importance 1.0, a little less similar; "close": a little more similar, unimportant.
+VITAL = cand(id="vital", vector_score=0.88, importance=1.0)
+CLOSE = cand(id="close", vector_score=0.9, importance=0.1)
+# Not a near tie: "far" is half as similar as "near" and has every prior in its favour.
+NEAR = cand(
+    id="near",
+    vector_score=0.9,
+    created_at=NOW - timedelta(days=400),
+    importance=0.0,
+    utility=0.0,
+    confidence=0.0,
+    stability=0.1,
+)
+FAR = cand(
+    id="far",
+    vector_score=0.7,
+    created_at=NOW - timedelta(days=400),
+    last_accessed=NOW - timedelta(minutes=1),
+    access_count=500,
+    importance=1.0,
+    utility=1.0,
+    confidence=1.0,
+    source_trust=1.0,
+    stability=3650.0,
+)
 
 
 def order(profile: str, *items: Candidate) -> list[str]:
@@ -206,6 +241,14 @@ def test_recent_puts_the_newer_memory_first_and_deep_the_more_similar() -> None:
 def test_important_puts_high_importance_first_and_deep_the_more_similar() -> None:
     assert order("important", CLOSE, VITAL) == ["vital", "close"]
     assert order("deep", CLOSE, VITAL) == ["close", "vital"]
+
+
+@pytest.mark.parametrize("profile", sorted(PROFILES))
+def test_no_profile_lets_priors_beat_a_clearly_more_relevant_memory(profile: str) -> None:
+    ranked = rank([FAR, NEAR], PROFILES[profile], NOW)
+    assert [s.memory_id for s in ranked] == ["near", "far"]
+    near, far = ranked
+    assert near.factors["relevance"] > relevance_bound(PROFILES[profile]) * far.factors["relevance"]
 
 
 @pytest.mark.parametrize("profile", sorted(PROFILES))
@@ -235,8 +278,9 @@ def test_seed_004_additive_boosts() -> None:
     assert _delta("entity_boost", matched_entities=("ann", "acme")) == pytest.approx(0.2)
     assert _delta("episode_boost", session_id="s1") == 0.15
     assert _delta("episode_boost", session_id="s2") == 0.0
-    assert _delta("coactivation_boost", co_activation=3) == 0.05
-    assert _delta("coactivation_boost", co_activation=2) == 0.0
+    hebbian = score(cand(co_activation=3), BALANCED, NOW)
+    assert hebbian.factors["coactivation_boost"] == 1.05  # made by recalls: a bounded multiplier
+    assert score(cand(co_activation=2), BALANCED, NOW).factors["coactivation_boost"] == 1.0
 
 
 def test_multiplicative_boosts_are_recorded_as_deltas() -> None:

@@ -1,6 +1,7 @@
 """Write-path scoring: seed 004's 4-channel importance and priority, prediction error and seed
 001's k-NN surprise, confidence tiers split at seed 000's 0.40, source trust, the flashbulb rule
-at arousal 0.8 exactly, and synaptic tagging and capture (4-hour tags, same-session capture)."""
+at arousal 0.8 exactly, synaptic tagging and capture (4-hour tags, same-session capture), and
+novelty measured against the memories about the same subject and slot."""
 
 from __future__ import annotations
 
@@ -13,12 +14,14 @@ from hypothesis import strategies as st
 
 from kgmem.errors import InvalidInput
 from kgmem.ingest.emotion import Emotion
+from kgmem.ingest.gate_records import Neighbour
 from kgmem.ingest.scoring import (
     WriteScores,
     confidence_tier,
     flashbulb,
     importance,
     novelty_from_similarity,
+    peer_similarities,
     priority,
     score_candidate,
     source_trust,
@@ -32,6 +35,7 @@ from kgmem.ingest.tagging import (
     TagCandidate,
     tag_and_capture,
 )
+from kgmem.records import Claim
 
 T0 = datetime(2025, 1, 1, 12, 0, tzinfo=UTC)
 unit = st.floats(min_value=0.0, max_value=1.0, allow_nan=False)
@@ -358,3 +362,66 @@ def test_capture_never_crosses_sessions_or_the_ttl(
         assert any(t.session_id == session and t.tagged_at <= at < t.expires_at for t in sources)
     assert not captured or strength >= 0.7
     assert all(at < t.expires_at for t in after)  # expired tags are gone
+
+
+# --- novelty against peers: the same subject and slot -------------------------------------------
+
+
+def _nb(
+    mid: str, sim: float, claim: Claim | None = None, entities: tuple[str, ...] = ()
+) -> Neighbour:
+    return Neighbour(mid, mid, mid, sim, entities=entities, claim=claim)
+
+
+ALICE_PHONE = Claim("alice", "phone", "555-1234")
+BOB_PHONE = Claim("bob", "phone", "555-9876")
+
+
+def test_parallel_facts_about_two_people_get_the_same_importance() -> None:
+    """Bob's phone number stored after Alice's (cosine 0.9 between them) is as novel as hers was:
+    the only stored memory near it is about someone else."""
+    alice_first = score_candidate(
+        confidence=0.9, neighbour_similarities=peer_similarities([], ALICE_PHONE, {"alice"})
+    )
+    stored = [_nb("a", 0.9, ALICE_PHONE, ("alice",))]
+    bob_second = score_candidate(
+        confidence=0.9, neighbour_similarities=peer_similarities(stored, BOB_PHONE, {"bob"})
+    )
+    assert bob_second.importance == alice_first.importance
+    assert bob_second.novelty == 1.0
+    # against everything stored before, the second would have looked redundant
+    assert score_candidate(confidence=0.9, neighbour_similarities=[0.9]).importance < (
+        bob_second.importance
+    )
+
+
+def test_peers_are_the_same_subject_and_slot_or_an_unclaimed_mention_of_the_subject() -> None:
+    neighbours = [
+        _nb("same", 0.95, Claim("bob", "phone", "555-0000"), ("bob",)),
+        _nb("other-slot", 0.8, Claim("bob", "residence", "Paris"), ("bob",)),
+        _nb("other-subject", 0.9, ALICE_PHONE, ("alice", "bob")),
+        _nb("unclaimed-bob", 0.7, None, ("bob",)),
+        _nb("unclaimed-other", 0.85, None, ("carol",)),
+    ]
+    assert peer_similarities(neighbours, BOB_PHONE, {"bob"}) == [0.95, 0.7]
+    # no claim: the neighbours sharing an entity; no entity either: every neighbour
+    assert peer_similarities(neighbours, None, {"carol"}) == [0.85]
+    assert peer_similarities(neighbours, None, set()) == [0.95, 0.8, 0.9, 0.7, 0.85]
+    # a repeated statement about the same subject and slot is still redundant
+    again = score_candidate(
+        confidence=0.9, neighbour_similarities=peer_similarities(neighbours, BOB_PHONE, {"bob"})
+    )
+    assert again.novelty == pytest.approx(0.05)
+
+
+@given(st.lists(st.tuples(unit, st.sampled_from(["alice", "bob", "carol"])), max_size=8))
+def test_a_memory_about_someone_else_never_lowers_novelty(stored: list[tuple[float, str]]) -> None:
+    """Whatever is stored about other people, and in whatever order, a memory's peers are only its
+    own subject's: novelty is the same as with those memories absent."""
+    neighbours = [
+        _nb(f"m{i}", sim, Claim(who, "phone", "x"), (who,)) for i, (sim, who) in enumerate(stored)
+    ]
+    own = [n for n in neighbours if n.claim is not None and n.claim.subject == "bob"]
+    assert peer_similarities(neighbours, BOB_PHONE, {"bob"}) == peer_similarities(
+        own, BOB_PHONE, {"bob"}
+    )
