@@ -163,25 +163,23 @@ def peer_similarities(
 
     A memory is novel for what it says about its subject, not for having been stored first:
     "Bob's phone number is ..." after "Alice's phone number is ..." is about someone else, so the
-    close wording of the two is not redundancy. With a claim, the peers are the neighbours with
-    the same subject and slot, and those without a claim that mention its subject; without a
-    claim, the neighbours that share one of its entities; naming no entity at all, there is no
-    subject to tell apart and every neighbour is a peer (a repeated "the meeting is at 3pm" is
-    still redundant).
+    close wording of the two is not redundancy. A neighbour that shares none of the memory's
+    entities is about someone else and never a peer; when both carry a claim, a peer also has
+    the same subject and slot. A memory that names no entity has no subject to tell apart: every
+    neighbour is a peer unless both claims say otherwise (a repeated "the meeting is at 3pm" is
+    still redundant). Entities come first because they are read from the memory's own words; a
+    claim's subject may be the speaker.
     """
-    if claim is not None:
-        return [
-            n.similarity
-            for n in neighbours
-            if (
-                n.claim is not None
-                and (n.claim.subject, n.claim.slot) == (claim.subject, claim.slot)
-            )
-            or (n.claim is None and claim.subject in n.entities)
-        ]
-    if entities:
-        return [n.similarity for n in neighbours if set(n.entities) & set(entities)]
-    return [n.similarity for n in neighbours]
+    own = set(entities)
+
+    def peer(n: Neighbour) -> bool:
+        if own and not own.intersection(n.entities):
+            return False
+        if claim is not None and n.claim is not None:
+            return (n.claim.subject, n.claim.slot) == (claim.subject, claim.slot)
+        return True
+
+    return [n.similarity for n in neighbours if peer(n)]
 
 
 def confidence_tier(conf: float) -> str:

@@ -161,28 +161,52 @@ def test_spreading_activation_explains_its_path(km: Kgmem, arun: Any, namespace:
     assert all(s.edge_confidence is not None and 0 < s.edge_confidence <= 1 for s in steps[1:])
 
 
-def test_profiles_change_the_order_as_their_weights_say(
+def test_profiles_reorder_near_ties_but_never_a_clearly_more_relevant_memory(
     km: Kgmem, arun: Any, namespace: str
 ) -> None:
-    old = arun(
+    """A profile's priors (here recency) decide between memories of similar relevance; a memory
+    clearly more relevant to the question stays first under every profile, however old."""
+    now = datetime.now(UTC)
+    relevant = arun(
         km.remember(
             "Team offsite planning notes: venue shortlist for the offsite.",
             namespace=namespace,
-            now=datetime.now(UTC) - timedelta(days=200),
+            now=now - timedelta(days=200),
         )
     )
-    new = arun(
+    aside = arun(
         km.remember(
             "Team offsite update: catering was booked.",
             namespace=namespace,
-            now=datetime.now(UTC) - timedelta(hours=1),
+            now=now - timedelta(hours=1),
         )
     )
     q = "team offsite planning venue"
-    balanced = _ids(arun(km.recall(q, namespace=namespace, dry=True, profile="deep")))
-    recent = _ids(arun(km.recall(q, namespace=namespace, dry=True, profile="recent")))
-    assert balanced.index(old.memory_id) < balanced.index(new.memory_id)
-    assert recent.index(new.memory_id) < recent.index(old.memory_id)
+    for profile in ("deep", "recent", "balanced", "important"):
+        order = _ids(arun(km.recall(q, namespace=namespace, dry=True, profile=profile)))
+        assert order.index(relevant.memory_id) < order.index(aside.memory_id), profile
+    tie = f"{namespace}-tie"
+    try:
+        near = arun(
+            km.remember(
+                "The offsite venue options are a lake house and a barn.",
+                namespace=tie,
+                now=now - timedelta(days=200),
+            )
+        )
+        fresh = arun(
+            km.remember(
+                "The offsite venue will probably be the old mill.",
+                namespace=tie,
+                now=now - timedelta(hours=1),
+            )
+        )
+        result = arun(km.recall(q, namespace=tie, dry=True, profile="recent"))
+    finally:
+        arun(km.wipe_namespace(tie))
+    relevance = {h.memory_id: h.factors["relevance"] for h in result.xray.hits}
+    assert relevance[near.memory_id] == pytest.approx(relevance[fresh.memory_id], rel=0.05)
+    assert _ids(result).index(fresh.memory_id) < _ids(result).index(near.memory_id)
 
 
 def test_xray_contributions_add_up_and_every_drop_has_a_reason(
