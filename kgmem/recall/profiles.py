@@ -5,7 +5,10 @@ broad) to a frozen :class:`Profile` whose ``weights`` cover every composite fact
 (:data:`FACTORS`) and sum to 1; :data:`MODES` maps seed 001's recall modes (facts_only,
 facts_plus_rules, full_context) to the memory types and categories they include.
 ``get_profile``/``get_mode`` turn a caller's name into one of these or raise ``InvalidInput``
-listing the allowed names. Pure data and pure functions; ``scoring`` reads the weights.
+listing the allowed names. Pure data and pure functions; ``scoring`` reads the weights: those
+of :data:`RELEVANCE_FACTORS` split a memory's relevance, and the share on :data:`PRIOR_FACTORS`
+(``Profile.prior_share``) sets how far the priors may scale it (``scoring.PRIOR_SPAN``). So a
+profile's priors reorder memories of similar relevance and never outweigh the question.
 
 How the seeds' composites land in kgmem's factor set. Seed 003 scores five groups — semantic,
 recency, decay, importance, confidence — and its five profiles are copied verbatim

@@ -118,6 +118,11 @@ def test_recall_returns_hits_and_the_xray_when_asked(api: Api, seeded: Seeded) -
         total = math.fsum(c["value"] for c in hit["contributions"])
         assert math.isclose(total, hit["finalScore"], rel_tol=1e-9, abs_tol=1e-12)
         assert hit["channels"]
+    # what is shown is what is ranked: hit scores fall in hit order and are the X-ray's totals
+    hits = explained["recall"]["hits"]
+    scores = [h["score"] for h in hits]
+    assert scores == sorted(scores, reverse=True)
+    assert scores == [h["finalScore"] for h in xray["hits"]]
     dropped = {d["memoryId"]: d["reason"] for d in xray["dropped"]}
     assert dropped.get(seeded.superseded_id) == "superseded"
     assert xray["raw"]["query"] == query and len(xray["raw"]["hits"]) == len(xray["hits"])

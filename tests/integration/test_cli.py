@@ -92,6 +92,9 @@ def test_remember_observe_recall_with_the_xray(cli: Any, namespace: str, tmp_pat
     assert [h["memory_id"] for h in data["xray"]["hits"]] == [h["memory_id"] for h in data["hits"]]
     explained = data["xray"]["hits"][0]
     assert abs(sum(explained["contributions"].values()) - explained["final_score"]) < 1e-9
+    scores = [h["score"] for h in data["hits"]]  # shown in the order they are ranked
+    assert scores == sorted(scores, reverse=True)
+    assert scores == [h["final_score"] for h in data["xray"]["hits"]]
     assert data["xray"]["timings"] and "dropped" in data["xray"]
 
 
