@@ -91,6 +91,8 @@ def _p(
 _S = rf"(?P<s>{NAME})'s"  # a possessive subject: "Maya's favourite colour is ..."
 _NOW = r"(?:now |currently |actually |officially |finally )?"
 _NOT_ANYMORE = r"(?:no longer|not|n't|never)\b"
+_AGE_HOLDER = rf"(?:\b{NAME}|\b(?:he|she|they|i))"
+_BARE_NUMBER = r"\b(?![-./:,]?\d)(?!\s*(?:%|minutes|hours|days|weeks|percent))"
 
 PATTERNS: tuple[ClaimPattern, ...] = (
     # --- transitions: a value ends -------------------------------------------------------------
@@ -181,8 +183,11 @@ PATTERNS: tuple[ClaimPattern, ...] = (
         rf"|nickname is) {V}",
     ),
     _p(Slot.NAME, rf"\b(?:changed (?:her|his|their) name to|legal name is|new name is) {V}"),
-    _p(Slot.AGE, r"\b(?:is|turned|just turned) (?P<v>\d{1,3}) (?:years old|now|this)"),
-    _p(Slot.AGE, r"\b(?:is|turned|just turned) (?P<v>\d{1,3})\b(?! (?:minutes|hours|days|%))"),
+    # an age right after the person it is of ("Maya is 29", "she just turned 30"): "Alice's phone
+    # number is 555-1234" or "the score is 120" is a thing's number, and "her son is 7 now" is
+    # the son's age, which this subject-less reading would give to the speaker
+    _p(Slot.AGE, _AGE_HOLDER + r" (?:is|turned|just turned) (?P<v>\d{1,3}) (?:years old|now|this)"),
+    _p(Slot.AGE, _AGE_HOLDER + r" (?:is|turned|just turned) (?P<v>\d{1,3})" + _BARE_NUMBER),
     _p(Slot.RESIDENCE, rf"\b(?:moved|relocated|moving|moves) (?:back )?(?:to|into) {_DET}{V}"),
     _p(Slot.RESIDENCE, rf"\b(?:lives|living|live|resides|based|settled) (?:now )?in {V}"),
     _p(Slot.RESIDENCE, rf"\b(?:new )?(?:apartment|place|house|home|flat) (?:is )?in {V}"),

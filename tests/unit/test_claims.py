@@ -67,6 +67,28 @@ def test_hypotheticals_and_plain_events_carry_no_claim(text: str) -> None:
     assert extract_claim(text, speaker="Maya") is None
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Alice's phone number is 555-1234.",
+        "The score is 120.",
+        "Leo is 45 minutes late.",
+        "Maya's son is 7 now.",  # the son's age, not the speaker's
+    ],
+)
+def test_a_number_after_a_thing_or_another_person_is_not_the_speakers_age(text: str) -> None:
+    claim = extract_claim(text, speaker="Maya")
+    assert claim is None or claim.slot != "age"
+
+
+@pytest.mark.parametrize(
+    ("text", "age"), [("Maya is 29.", "29"), ("She just turned 30 this week.", "30")]
+)
+def test_an_age_follows_its_person(text: str, age: str) -> None:
+    claim = extract_claim(text, speaker="Maya")
+    assert claim is not None and (claim.subject, claim.slot, claim.value) == ("maya", "age", age)
+
+
 def test_values_refine_and_differ() -> None:
     assert same_value("paris", "paris, france")
     assert same_value("smokes", "smoking")
