@@ -5,7 +5,9 @@ and the memories whose claim subject it is, newest first) into an :class:`Entity
 :class:`SlotFacts` per claim key ("residence", "preference:milk"), whose ``current`` values are
 the live memories' (active, stale, challenged; a value with polarity "ended" says the attribute
 no longer holds) and whose ``history`` holds the superseded values, each naming the memories that
-superseded it, newest first. Slots come in key order. :func:`check_slot` validates a slot filter
+superseded it, newest first. Slots come in key order. A claim below ``min_confidence`` (the
+write gate's ``claim_min_confidence``) is left out: it is a guess kgmem does not act on, so it
+is no attribute to show either. :func:`check_slot` validates a slot filter
 against the claim vocabulary (``taxonomy.slots``). Pure: no I/O.
 """
 
@@ -88,12 +90,16 @@ def _value(row: Mapping[str, Any]) -> FactValue:
 
 
 def entity_facts(
-    subject: str, entity: Mapping[str, Any] | None, claims: Sequence[Mapping[str, Any]]
+    subject: str,
+    entity: Mapping[str, Any] | None,
+    claims: Sequence[Mapping[str, Any]],
+    min_confidence: float = 0.0,
 ) -> EntityFacts:
     """The read's rows as slots: ``claims`` come newest first and keep that order per slot."""
     by_slot: dict[str, list[FactValue]] = {}
     for row in claims:
-        if row.get("claim_slot"):
+        sure = float(row.get("claim_confidence") or 0.0) >= min_confidence
+        if row.get("claim_slot") and sure:
             by_slot.setdefault(str(row["claim_slot"]), []).append(_value(row))
     slots = []
     for key in sorted(by_slot):

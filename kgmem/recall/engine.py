@@ -32,7 +32,14 @@ from kgmem.recall.diversity import (
     mmr,
     shown_scores,
 )
-from kgmem.recall.episode_hits import EPISODE_KIND, TurnMatch, eligible, place, wanted
+from kgmem.recall.episode_hits import (
+    EPISODE_KIND,
+    TurnMatch,
+    eligible,
+    place,
+    topic_words,
+    wanted,
+)
 from kgmem.recall.feedback import refine
 from kgmem.recall.filters import Evidence, Filters, apply_filters
 from kgmem.recall.fusion import fuse
@@ -200,7 +207,8 @@ async def recall(
     for mid, (value, redundancy) in zip(chosen.selected, shown, strict=True):
         score_of[mid] = diversified(score_of[mid], value, redundancy)
     cited = frozenset(t for mid in chosen.selected for t in turns.get(mid, ()))
-    order = place(chosen.selected, eligible(matches or [], cited, req.as_of), req.limit)
+    turn_hits = eligible(matches or [], cited, req.as_of, topic_words(req.query))
+    order = place(chosen.selected, turn_hits, req.limit)
     dropped += [
         Dropped(
             mid,

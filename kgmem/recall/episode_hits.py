@@ -17,8 +17,11 @@ turns have a memory: turns among the best three placed after the first half of t
 the last place leaves the top ten of 997 questions unchanged under ``balanced`` and of all but
 one under ``precise`` (R@10 unchanged). A turn whose id a memory hit already
 cites is never added (the memory stands for it), nor one said or stored after the request's
-``as_of`` (bi-temporal, as the memory filters). :func:`wanted` says whether a request takes
-episode hits at all.
+``as_of`` (bi-temporal, as the memory filters), nor one that shares no topic word with the
+query (:func:`topic_words`: the query's content words that are not names) — in a conversation
+every turn names its speakers, so "What does Maya do for a living?" would otherwise bring back
+"Welcome back, Maya" for the name alone. :func:`wanted` says whether a request takes episode hits
+at all.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from kgmem.ingest.linking import content_words
+
 if TYPE_CHECKING:
     from kgmem.recall.request import RecallRequest
 
@@ -35,6 +40,8 @@ EPISODE_KIND = "episode"
 MAX_TURN_RANK = 1  # the query's best-matching turn only
 MAX_TURN_HITS = 1
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+# letters that make two words one topic word: "plans" and "planning" are, "living" and "lives" not
+_STEM = 5
 
 
 @dataclass(frozen=True)
@@ -110,14 +117,30 @@ def _known_by(t: TurnMatch, as_of: datetime | None) -> bool:
     return all(when is None or when <= as_of for when in (t.at, t.recorded_at))
 
 
+def topic_words(query: str) -> frozenset[str]:
+    """The stems of the query's content words that are not names (a word capitalised after the
+    query's first word): what a turn must share with the query to come back as itself."""
+    names = {
+        w.lower().removesuffix("'s")
+        for i, w in enumerate(query.replace("\u2019", "'").split())
+        if i > 0 and w[:1].isupper()
+    }
+    return frozenset(w[:_STEM] for w in content_words(query) if w.strip("?.!,") not in names)
+
+
 def eligible(
-    turns: Sequence[TurnMatch], cited: frozenset[str], as_of: datetime | None
+    turns: Sequence[TurnMatch],
+    cited: frozenset[str],
+    as_of: datetime | None,
+    topic: frozenset[str] | None = None,
 ) -> list[TurnMatch]:
-    """The turns that may become hits: well ranked, cited by no memory hit, said by ``as_of``."""
+    """The turns that may become hits: well ranked, cited by no memory hit, said by ``as_of``,
+    and (given the query's ``topic`` words) sharing one of them."""
     return [
         t
         for t in turns
         if t.rank <= MAX_TURN_RANK
+        and (topic is None or bool(topic & {w[:_STEM] for w in content_words(t.text)}))
         and t.episode_id not in cited
         and (t.turn_id is None or t.turn_id not in cited)
         and _known_by(t, as_of)

@@ -188,7 +188,8 @@ class BrowseOps(ServiceCore):
         )
         if row["entity"] is None and not row["claims"]:
             raise NotFound(f"no entity or claim subject {entity!r}")
-        return entity_facts(subject, row["entity"], row["claims"])
+        claims = row["claims"]
+        return entity_facts(subject, row["entity"], claims, self.settings.claim_min_confidence)
 
     async def topics(self, *, namespace: str | None = None, limit: int = 50) -> list[Row]:
         return await topic_repository.find_topics(

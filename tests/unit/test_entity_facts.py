@@ -48,3 +48,11 @@ def test_slot_filters_are_checked_against_the_vocabulary() -> None:
     for bad in ("", "colour", "milk:preference"):
         with pytest.raises(InvalidInput):
             check_slot(bad)
+
+
+def test_a_claim_below_the_gates_confidence_is_no_attribute() -> None:
+    rows = [_row("m2", "field_of_study", "st. mary hospital", claim_confidence=0.36)]
+    rows.append(_row("m1", "pet", "biscuit"))
+    facts = entity_facts("maya", None, rows, min_confidence=0.5)
+    assert [s.slot for s in facts.slots] == ["pet"]
+    assert [s.slot for s in entity_facts("maya", None, rows).slots] == ["field_of_study", "pet"]

@@ -14,6 +14,7 @@ from kgmem.recall.episode_hits import (
     eligible,
     kept_memories,
     place,
+    topic_words,
     unclaimed_turns,
     wanted,
 )
@@ -49,6 +50,20 @@ def test_eligible_keeps_the_best_matching_turn_if_uncited_and_said_by_as_of() ->
     assert eligible([best], frozenset({best.episode_id}), None) == []
     late = _turn(1, turn="2:1", at=datetime(2025, 1, 1, tzinfo=UTC))
     assert eligible([late], frozenset(), as_of=datetime(2024, 12, 1, tzinfo=UTC)) == []
+
+
+def test_a_turn_that_shares_only_a_name_with_the_query_is_not_a_hit() -> None:
+    greeting = TurnMatch("e1", "1:2", "Welcome back, Maya. How are you?", "Sam", "s", AT, 1, 2.0)
+    assert topic_words("What does Maya do for a living?") == frozenset({"livin"})
+    assert (
+        eligible([greeting], frozenset(), None, topic_words("What does Maya do for a living?"))
+        == []
+    )
+    bakery = _turn(1, turn="3:1")  # "Any bakeries?"
+    assert eligible([bakery], frozenset(), None, topic_words("Which bakery did Maya like?")) == [
+        bakery
+    ]
+    assert eligible([bakery], frozenset(), None, topic_words("Where is Maya?")) == []  # names only
 
 
 def test_a_turn_takes_the_last_place_and_pushes_the_lowest_memory_out() -> None:
