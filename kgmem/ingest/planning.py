@@ -20,7 +20,7 @@ from kgmem.graph import index_search, repository
 from kgmem.ingest.batch_dedup import group_batch
 from kgmem.ingest.box_plan import plan_boxes
 from kgmem.ingest.boxes import BoxState
-from kgmem.ingest.claim_reading import ClaimReader
+from kgmem.ingest.claim_reading import ClaimInput, ClaimReader
 from kgmem.ingest.emotion import Category as EmotionCategory
 from kgmem.ingest.emotion import Emotion
 from kgmem.ingest.episodes import as_utc
@@ -107,6 +107,7 @@ async def gate_and_plan(
         strategy,
         now,
         min_claim_confidence=ing.settings.claim_min_confidence,
+        neighbours_k=NEIGHBOURS_K,
     )
     t0 = rep.tick("gate", t0)
     merged = [
@@ -164,18 +165,17 @@ def _read_claims(
 ) -> list[Claim | None]:
     """Each group's claim: the engine's own (the LLM's), else the local reader's (lexicon, then
     the slot prototypes over the fact's embedding). Models run here: call it in a thread."""
-    reader = ClaimReader(ing.embedder, ing.nlp)
-    out: list[Claim | None] = []
-    for g in groups:
+    local: dict[int, ClaimInput] = {}
+    for i, g in enumerate(groups):
         f = g.fact
-        if f.claim is not None:
-            out.append(f.claim)
-            continue
-        src = [by_id[s] for s in f.source_turn_ids if s in by_id]
-        speaker = speaker_label(src[0].speaker, src[0].role) if src else None
-        entities = frozenset(n for n in (normalize_name(e.name) for e in f.entities) if n)
-        out.append(reader.read(f.content, embeddings[g.representative], speaker, entities))
-    return out
+        if f.claim is None:
+            src = [by_id[s] for s in f.source_turn_ids if s in by_id]
+            speaker = speaker_label(src[0].speaker, src[0].role) if src else None
+            entities = frozenset(n for n in (normalize_name(e.name) for e in f.entities) if n)
+            local[i] = ClaimInput(f.content, embeddings[g.representative], speaker, entities)
+    read = ClaimReader(ing.embedder, ing.nlp).read_many(list(local.values()))
+    by_group = dict(zip(local, read, strict=True))
+    return [by_group.get(i, g.fact.claim) for i, g in enumerate(groups)]
 
 
 def _neighbour(n: dict[str, Any]) -> Neighbour:

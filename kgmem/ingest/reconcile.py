@@ -21,6 +21,7 @@ from datetime import datetime
 
 import numpy as np
 
+from kgmem.ingest.claim_gate import family
 from kgmem.ingest.gate import aware_utc, decide
 from kgmem.ingest.gate_records import GateAction, GateDecision, Neighbour
 from kgmem.ingest.write_plan import Candidate, WritePlan
@@ -39,6 +40,7 @@ def reconcile(
     now: datetime,
     *,
     min_claim_confidence: float,
+    neighbours_k: int = 10,
 ) -> list[GateDecision]:
     order = sorted(range(len(candidates)), key=lambda i: (aware_utc(candidates[i].at), i))
     decisions: dict[int, GateDecision] = {}
@@ -47,11 +49,7 @@ def reconcile(
     for i in order:
         c = candidates[i]
         vec = _unit(c.embedding)
-        batch = [
-            _as_neighbour(e, float(vec @ v))
-            for e, v in earlier
-            if f"{BATCH_REF}{e.key}" not in retired
-        ]
+        batch = _batch_neighbours(c, vec, earlier, retired, neighbours_k)
         stored = [n for n in neighbours.get(c.key, []) if n.memory_id not in retired]
         held = [n for n in holders.get(c.key, []) if n.memory_id not in retired]
         d = decide(
@@ -71,6 +69,35 @@ def reconcile(
         if d.action in _NEW_MEMORY and not d.candidate_is_history:
             earlier.append((c, vec))
     return [decisions[i] for i in range(len(candidates))]
+
+
+def _batch_neighbours(
+    c: Candidate,
+    vec: np.ndarray,
+    earlier: Sequence[tuple[Candidate, np.ndarray]],
+    retired: set[str],
+    k: int,
+) -> list[Neighbour]:
+    """The live earlier facts of the batch that ``c`` would have met as stored memories: its
+    ``k`` nearest by embedding (what the graph's vector search returns) and the holders of its
+    claim's subject and slot family (what the claim index returns). Handing the gate every
+    earlier fact made a batch cost quadratic time in the gate for neighbours it never acts on."""
+    live = [(e, v) for e, v in earlier if f"{BATCH_REF}{e.key}" not in retired]
+    if not live:
+        return []
+    sims = np.stack([v for _, v in live]) @ vec
+    nearest = set(np.argsort(-sims, kind="stable")[:k].tolist())
+    fam = None if c.claim is None else (c.claim.subject, family(c.claim.slot))
+    return [
+        _as_neighbour(e, float(sims[j]))
+        for j, (e, _) in enumerate(live)
+        if j in nearest
+        or (
+            fam is not None
+            and e.claim is not None
+            and (e.claim.subject, family(e.claim.slot)) == fam
+        )
+    ]
 
 
 def _unit(embedding: Sequence[float]) -> np.ndarray:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kgmem.ingest.claim_gate import ClaimConflict, claim_conflict
-from kgmem.ingest.claim_reading import ClaimReader
+from kgmem.ingest.claim_reading import ClaimInput, ClaimReader
 from kgmem.ingest.gate import CLAIM_MIN_CONFIDENCE, says_replacement
 from kgmem.ingest.gate_records import Neighbour
 from kgmem.ml.embedder import Embedder
@@ -88,3 +88,21 @@ def test_the_claim_rule_on_pairs(reader: ClaimReader, old: str, new: str, acts: 
         said, [_holder(held)], CLAIM_MIN_CONFIDENCE, replacing=says_replacement(new)
     )
     assert isinstance(verdict, ClaimConflict) == acts
+
+
+def test_a_batch_reads_the_same_claims_as_one_memory_at_a_time(reader: ClaimReader) -> None:
+    texts = [
+        "Priya has been with Deloitte for about four years.",
+        "Priya is a junior data analyst at the moment.",
+        "Priya might move to Lisbon someday.",
+        "Priya switched to almond milk now.",
+        "Priya watched a film last night.",
+        "Priya has weekly Portuguese classes with a tutor.",
+    ]
+    vectors = reader._embedder.embed(texts)
+    one_by_one = [reader.read(t, v, "Priya") for t, v in zip(texts, vectors, strict=True)]
+    batch = reader.read_many(
+        [ClaimInput(t, v, "Priya") for t, v in zip(texts, vectors, strict=True)]
+    )
+    assert batch == one_by_one
+    assert sum(c is not None for c in batch) >= 4  # lexicon and guessed claims both in the batch
