@@ -102,7 +102,9 @@ def decide(
     verdict = claim_conflict(claim, claimed, min_claim_confidence, replacing=replacing)
     if isinstance(verdict, ClaimConflict):
         return _resolve(candidate, verdict.holder, verdict.check, strategy, now)
-    decision = _by_similarity(candidate, candidate_entities, live, strategy, now, claim)
+    decision = _by_similarity(
+        candidate, candidate_entities, live, strategy, now, claim, min_claim_confidence
+    )
     if isinstance(verdict, ClaimSkip) and decision.action == GateAction.CREATE:
         return replace(decision, reason=f"{decision.reason}; {verdict.reason}")
     return decision
@@ -120,6 +122,7 @@ def _by_similarity(
     strategy: ConflictStrategy,
     now: datetime,
     claim: Claim | None,
+    min_claim_confidence: float,
 ) -> GateDecision:
     subject = frozenset(normalize_name(e) for e in candidate_entities) - {""}
     # About someone else (disjoint entities): never a duplicate, never a contradiction.
@@ -136,10 +139,17 @@ def _by_similarity(
             passed.append(f"{n.memory_id} is another dated occurrence")
             continue  # two dated events: neither one told twice nor one contradicting the other
         # Two claims about different subjects or slots are different facts, however alike the
-        # words; two on the same slot were judged by the claim rule above.
+        # words; two on the same slot were judged by the claim rule above. A guess below the
+        # confidence threshold judged nothing ("wrote program number 0" and "... number 1" both
+        # guessed as one field of study): the wording still tells the values apart.
+        judged = (
+            claim is not None
+            and n.claim is not None
+            and min(claim.confidence, n.claim.confidence) >= min_claim_confidence
+        )
         conflict = (
             None
-            if claim is not None and n.claim is not None
+            if judged
             else detect_contradiction(candidate.content, n.content, new_is_correction=is_correction)
         )
         if conflict is not None:

@@ -276,3 +276,19 @@ def test_a_change_dated_last_month_retires_what_was_said_within_that_month() -> 
     )  # fmt: skip
     assert decisions[1].action == GateAction.SUPERSEDE
     assert not decisions[1].candidate_is_history and decisions[1].target_id == "batch:0"
+
+
+def test_a_guess_below_the_threshold_leaves_the_wording_to_tell_values_apart() -> None:
+    # Both read, by slot guess, as one "field of study"; the guess judged nothing, so the
+    # differing numbers still keep the facts apart instead of merging them as a duplicate.
+    guess = Claim("ada lovelace", "field_of_study", "program", confidence=0.37)
+    old = Neighbour(
+        "m1", "Ada Lovelace wrote program number 0.", "h1", 0.97,
+        entities=("ada lovelace",), valid_from=T0, claim=guess,
+    )  # fmt: skip
+    fact = ExtractedFact("Ada Lovelace wrote program number 1.", "fact", 0.8, valid_from=T0)
+    decision = decide(
+        fact, "h2", frozenset({"ada lovelace"}), [old], ConflictStrategy.TEMPORAL,
+        T0 + timedelta(days=1), claim=guess, min_claim_confidence=0.5,
+    )  # fmt: skip
+    assert decision.action not in (GateAction.UPDATE, GateAction.REINFORCE)
