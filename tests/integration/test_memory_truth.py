@@ -3,11 +3,11 @@ value whatever the wording, one batch reconciles like turn-by-turn, controls ret
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from kgmem.formats import read_jsonl_turns
 from kgmem.graph import repository
 from kgmem.records import Turn
 from kgmem.service import Kgmem
@@ -27,14 +27,7 @@ def _statuses(km: Kgmem, arun: Any, ns: str) -> dict[str, str]:
 
 
 def _sample_turns() -> list[Turn]:
-    turns = []
-    for line in SAMPLE.read_text().splitlines():
-        d = json.loads(line)
-        at = datetime.fromisoformat(d["at"].replace("Z", "+00:00"))
-        turns.append(
-            Turn(d["text"], d.get("role", "user"), d["speaker"], d["session_id"], at, d["turn_id"])
-        )
-    return turns
+    return read_jsonl_turns(SAMPLE)  # as `kgmem observe` reads it
 
 
 def test_the_quickstart_milk_change_supersedes_and_recall_answers_the_present(

@@ -5,7 +5,6 @@ current value with the old one in its history, and the timeline shows the chain.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -14,6 +13,7 @@ from typing import Any
 import pytest
 
 from kgmem.errors import InvalidInput, NotFound
+from kgmem.formats import read_jsonl_turns
 from kgmem.recall.xray import DropReason
 from kgmem.records import Turn
 from kgmem.service import Kgmem
@@ -25,14 +25,7 @@ MILK = "What milk does Maya take in her coffee?"
 
 
 def _sample_turns() -> list[Turn]:
-    turns = []
-    for line in SAMPLE.read_text().splitlines():
-        d = json.loads(line)
-        at = datetime.fromisoformat(d["at"].replace("Z", "+00:00"))
-        turns.append(
-            Turn(d["text"], d.get("role", "user"), d["speaker"], d["session_id"], at, d["turn_id"])
-        )
-    return turns
+    return read_jsonl_turns(SAMPLE)  # as `kgmem observe` reads it
 
 
 @pytest.fixture(scope="module")
