@@ -15,6 +15,7 @@ kgmem``).
 
 from __future__ import annotations
 
+import logging
 import sys
 from typing import Any
 
@@ -43,5 +44,27 @@ app.command("consolidate")(consolidation.consolidate_cmd)
 app.command("worker")(consolidation.worker_cmd)
 
 
+class _LevelPrefix(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        return f"{record.levelname.lower()}: {record.getMessage()}"
+
+
+def quiet_logs() -> None:
+    """kgmem's own warnings as ``warning: …`` lines on stderr; the Neo4j driver's silenced.
+
+    The driver logs a lost connection itself (``<CONNECTION> error: Failed to read from defunct
+    connection``) before kgmem turns the same failure into its one ``error:`` line: a user would
+    read two errors, one of them the driver's internals.
+    """
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_LevelPrefix())
+    root = logging.getLogger()
+    if not root.handlers:
+        root.addHandler(handler)
+        root.setLevel(logging.WARNING)
+    logging.getLogger("neo4j").setLevel(logging.CRITICAL + 1)
+
+
 def main(argv: list[str] | None = None) -> Any:
+    quiet_logs()
     return app(args=argv if argv is not None else sys.argv[1:])

@@ -10,6 +10,7 @@ verifies the connection.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ import neo4j.graph
 import neo4j.time
 from neo4j import exceptions as nx
 
-from kgmem.errors import GraphAuthError, GraphUnavailable, InvalidInput, KgmemError
+from kgmem.errors import ConfigError, GraphAuthError, GraphUnavailable, InvalidInput, KgmemError
 from kgmem.graph.catalog import Query, get_query
 from kgmem.graph.retry import retrying
 from kgmem.settings import Settings
@@ -40,6 +41,9 @@ class Step:
     when: Callable[[list[list[Row]]], bool] | None = None
 
 
+_MISSING_INDEX = re.compile(r"no such (?:\w+ )?schema index:? `?([\w-]+)")
+
+
 @contextmanager
 def translated_errors(uri: str) -> Iterator[None]:
     """Turn driver exceptions into kgmem errors; nothing from the driver leaks past here."""
@@ -57,6 +61,12 @@ def translated_errors(uri: str) -> Iterator[None]:
     except nx.ConstraintError as exc:
         raise InvalidInput(f"the write conflicts with an existing record: {exc.message}") from exc
     except nx.Neo4jError as exc:
+        missing = _MISSING_INDEX.search(exc.message or "")
+        if missing:  # a database kgmem never initialised: say what to run, not a driver code
+            raise ConfigError(
+                f"the database at {uri} has no kgmem schema (index {missing.group(1)} is "
+                "missing): run `kgmem db init` (or `Kgmem.init_schema()`) once"
+            ) from exc
         raise KgmemError(f"Neo4j rejected a query ({exc.code})") from exc
     except nx.DriverError as exc:
         raise GraphUnavailable(f"the Neo4j driver failed: {type(exc).__name__}") from exc
