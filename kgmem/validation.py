@@ -2,10 +2,15 @@
 
 Each function returns the cleaned value or raises ``InvalidInput`` with a message a user can act
 on, naming the value it checked. They are pure and cheap, and run before any I/O so that bad
-input never writes anything. The number checks serve the pure stages, whose inputs come from
-stored records and user settings: ``check_number`` refuses NaN, bools and non-numbers (infinity
-passes: a dormant memory's stability is infinite), ``check_unit`` a value outside [0, 1],
-``check_count`` a negative or non-integer count, ``check_aware`` a naive datetime.
+input never writes anything. ``check_text`` is the one text check of every surface (service,
+CLI, files, GraphQL, SDK): besides blank and over-long text it refuses a lone surrogate (a
+broken client's or an undecodable byte's trace, which no UTF-8 store can hold) and a C0 control
+character other than tab, newline and carriage return (terminal escapes, NUL, form feed: noise
+that corrupts display and search, never content). The number checks serve the pure stages,
+whose inputs come from stored records and user settings: ``check_number`` refuses NaN, bools
+and non-numbers (infinity passes: a dormant memory's stability is infinite), ``check_unit`` a
+value outside [0, 1], ``check_count`` a negative or non-integer count, ``check_aware`` a naive
+datetime.
 """
 
 from __future__ import annotations
@@ -18,6 +23,9 @@ from kgmem.errors import InvalidInput
 
 NAMESPACE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$")
 MAX_CONTENT_CHARS = 8192
+# What check_text refuses inside text: C0 controls but \t \n \r, and every surrogate code
+# point (in a Python str a surrogate is always unpaired: a valid pair decodes to one character).
+_BAD_CHAR_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff]")
 
 
 def check_namespace(value: object) -> str:
@@ -39,9 +47,23 @@ def check_text(value: object, *, what: str = "text", limit: int = MAX_CONTENT_CH
         raise InvalidInput(f"{what} is empty")
     if len(stripped) > limit:
         raise InvalidInput(f"{what} is {len(stripped)} characters; the limit is {limit}")
-    if "\x00" in stripped:
-        raise InvalidInput(f"{what} contains a NUL character")
+    bad = _BAD_CHAR_RE.search(stripped)
+    if bad is not None:
+        raise InvalidInput(_bad_char(what, bad.group(), bad.start()))
     return stripped
+
+
+def _bad_char(what: str, char: str, at: int) -> str:
+    code = f"U+{ord(char):04X}"
+    if "\ud800" <= char <= "\udfff":
+        return (
+            f"{what} contains a lone surrogate ({code}) at character {at}: "
+            "send valid Unicode (UTF-8)"
+        )
+    return (
+        f"{what} contains the control character {code} at character {at}: "
+        "only tab, newline and carriage return are allowed"
+    )
 
 
 def check_limit(value: object, *, low: int = 1, high: int = 100, what: str = "limit") -> int:

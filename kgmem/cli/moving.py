@@ -41,12 +41,12 @@ def export_cmd(
     all_namespaces: bool = typer.Option(False, "--all", help="Export every namespace."),
 ) -> None:
     """Write a namespace (or --all) to JSONL: every node and edge with every property."""
-    if all_namespaces and namespace:
+    if all_namespaces and namespace is not None:
         err.print("[bold red]error:[/] give --namespace or --all, not both")
         raise typer.Exit(2)
 
     async def work(km: Kgmem) -> Any:
-        ns = None if all_namespaces else (namespace or km.settings.namespace)
+        ns = None if all_namespaces else (km.settings.namespace if namespace is None else namespace)
         with _transfer_progress("exporting") as progress:
             return await km.export_graph(file, namespace=ns, progress=progress)
 

@@ -55,9 +55,10 @@ def load_settings() -> Settings:
         fail(exc)
 
 
-def run_on_kgmem(fn: Callable[[Kgmem], Awaitable[T]]) -> T:
-    """Run one async operation with a connected ``Kgmem``; errors become one red line."""
-    settings = load_settings()
+def run_on_kgmem(fn: Callable[[Kgmem], Awaitable[T]], settings: Settings | None = None) -> T:
+    """Run one async operation with a connected ``Kgmem`` (on the command's ``settings`` when it
+    loaded them already); errors become one red line."""
+    settings = settings or load_settings()
 
     async def main() -> T:
         async with Kgmem(settings) as km:

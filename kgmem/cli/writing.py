@@ -1,15 +1,20 @@
 """``kgmem remember`` and ``kgmem observe``: write explicit memories and observe conversations.
 
-Contract. ``remember`` stores one memory, or every non-empty line of a file, and prints how many
+Contract. ``remember`` stores one memory, or every non-blank line of a file, and prints how many
 were created, updated or merged; ``observe`` reads JSONL turns or a LoCoMo-style JSON file
 (one namespace per conversation when it holds several), observes them in chunks, extracts what
-is still buffered, and prints the counts. Unreadable input is one red ``error:`` line.
+is still buffered, and prints the counts. A file is all or nothing: a first pass checks every
+line with the write path's own checks (and every namespace it will write to) before anything is
+written — the first bad line is one red ``error: FILE:LINE: reason`` line and the graph is left
+as it was — and a second pass writes, streaming the file again rather than holding it.
+Unreadable input is one red ``error:`` line.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import typer
 from rich.markup import escape
@@ -18,46 +23,56 @@ from kgmem.cli.plumbing import (
     NAMESPACE_OPT,
     err,
     fail,
+    load_settings,
     out,
     progress_bar,
     run_on_kgmem,
 )
-from kgmem.errors import InvalidInput, KgmemError
-from kgmem.formats import read_jsonl_turns, read_locomo
+from kgmem.errors import KgmemError
+from kgmem.formats import jsonl_turns, memory_lines, read_locomo
+from kgmem.records import Turn
 from kgmem.service import Kgmem
+from kgmem.validation import check_namespace
+
+T = TypeVar("T")
 
 
 def remember_cmd(
     text: str = typer.Argument(None, help="The memory text (or use --file)."),
-    file: Path = typer.Option(None, "--file", "-f", help="One memory per non-empty line."),
+    file: Path = typer.Option(None, "--file", "-f", help="One memory per non-blank line."),
     namespace: str = NAMESPACE_OPT,
     category: str = typer.Option("fact", "--category", "-c"),
 ) -> None:
-    """Store one explicit memory, or every line of a file."""
+    """Store one explicit memory, or every line of a file (checked whole before any is stored)."""
     if (text is None) == (file is None):
         err.print("[bold red]error:[/] give either TEXT or --file")
         raise typer.Exit(2)
+    settings = load_settings()
     if text is not None:
-        receipt = run_on_kgmem(lambda km: km.remember(text, namespace=namespace, category=category))
+        receipt = run_on_kgmem(
+            lambda km: km.remember(text, namespace=namespace, category=category), settings
+        )
         ents = ", ".join(receipt.entities) or "none"
         out.print(f"{receipt.action} {receipt.memory_id} (entities: {escape(ents)})")
         return
-    try:
-        lines = [ln.strip() for ln in file.read_text(encoding="utf-8").splitlines() if ln.strip()]
-    except (OSError, UnicodeDecodeError) as exc:
-        fail(InvalidInput(f"cannot read {file}: {getattr(exc, 'strerror', None) or exc}"))
+
+    def lines() -> Iterator[str]:
+        return memory_lines(file, category=category, limit=settings.max_content_chars)
+
+    ns = _namespace(namespace, settings.namespace)
+    total = _checked(lambda: sum(1 for _ in lines()))  # first pass: nothing is written
 
     async def load(km: Kgmem) -> dict[str, int]:
         counts: dict[str, int] = {}
         with progress_bar() as progress:
-            task = progress.add_task("remembering", total=len(lines))
-            for line in lines:
-                receipt = await km.remember(line, namespace=namespace, category=category)
+            task = progress.add_task("remembering", total=total)
+            for line in lines():
+                receipt = await km.remember(line, namespace=ns, category=category)
                 counts[receipt.action] = counts.get(receipt.action, 0) + 1
                 progress.advance(task)
         return counts
 
-    counts = run_on_kgmem(load)
+    counts = run_on_kgmem(load, settings)
     out.print(", ".join(f"{n} {action}" for action, n in sorted(counts.items())) or "nothing")
 
 
@@ -66,26 +81,30 @@ def observe_cmd(
     namespace: str = NAMESPACE_OPT,
     chunk: int = typer.Option(100, "--chunk", min=1, help="Turns per observe call."),
 ) -> None:
-    """Observe a conversation file turn by turn, then extract whatever is still buffered."""
-    try:
-        if file.suffix == ".jsonl":
-            batches = [("", read_jsonl_turns(file))]
-        else:
-            batches = [(c.sample_id, list(c.turns)) for c in read_locomo(file)]
-    except KgmemError as exc:
-        fail(exc)
-    total = sum(len(turns) for _, turns in batches)
+    """Observe a conversation file turn by turn (checked whole first), then extract whatever is
+    still buffered."""
+    settings = load_settings()
+    limit = settings.max_content_chars
+    base = _namespace(namespace, settings.namespace)
+    batches: list[tuple[str, Callable[[], Iterable[Turn]]]]
+    if file.suffix == ".jsonl":
+        total = _checked(lambda: sum(1 for _ in jsonl_turns(file, limit=limit)))  # first pass
+        batches = [(base, lambda: jsonl_turns(file, limit=limit))]
+    else:
+        conversations = _checked(lambda: read_locomo(file, limit=limit))  # one JSON value
+        several = len(conversations) > 1  # one namespace per conversation of a multi-file
+        batches = [
+            (_namespace(f"{base}-{c.sample_id}" if several else base, base), _given(c.turns))
+            for c in conversations
+        ]
+        total = sum(len(c.turns) for c in conversations)
 
     async def load(km: Kgmem) -> dict[str, int]:
         counts: dict[str, int] = {"turns": 0, "new episodes": 0}
         with progress_bar() as progress:
             task = progress.add_task("observing", total=total)
-            for sample_id, turns in batches:
-                ns = namespace or km.settings.namespace
-                if sample_id and len(batches) > 1:
-                    ns = f"{ns}-{sample_id}"  # one namespace per conversation of a multi-file
-                for i in range(0, len(turns), chunk):
-                    part = turns[i : i + chunk]
+            for ns, turns in batches:
+                for part in _chunks(turns(), chunk):
                     report = await km.observe(part, namespace=ns)
                     counts["turns"] += len(part)
                     counts["new episodes"] += report.new_episodes
@@ -94,8 +113,36 @@ def observe_cmd(
                 _count(counts, await km.extract_pending(namespace=ns))
         return counts
 
-    counts = run_on_kgmem(load)
+    counts = run_on_kgmem(load, settings)
     out.print(", ".join(f"{n} {what}" for what, n in counts.items()))
+
+
+def _namespace(given: str | None, default: str) -> str:
+    """The namespace a command writes to, checked before anything runs ("" is refused, not
+    taken for the default)."""
+    return _checked(lambda: check_namespace(default if given is None else given))
+
+
+def _checked(work: Callable[[], T]) -> T:
+    try:
+        return work()
+    except KgmemError as exc:
+        fail(exc)
+
+
+def _given(turns: tuple[Turn, ...]) -> Callable[[], Iterable[Turn]]:
+    return lambda: turns
+
+
+def _chunks(items: Iterable[Turn], size: int) -> Iterator[list[Turn]]:
+    part: list[Turn] = []
+    for item in items:
+        part.append(item)
+        if len(part) == size:
+            yield part
+            part = []
+    if part:
+        yield part
 
 
 def _count(counts: dict[str, int], report: Any) -> None:

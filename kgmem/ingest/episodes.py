@@ -1,6 +1,9 @@
 """Validate observed turns and turn them into ``:Episode`` property maps (durable intake).
 
-Pure. ``check_turn`` refuses a bad turn with ``InvalidInput`` before anything is written.
+Pure. ``check_turn`` refuses a bad turn with ``InvalidInput`` naming the field, before anything
+is written; it is the one turn check of every surface (``observe`` in process and over GraphQL,
+and the first pass over a file that ``kgmem observe`` makes before it writes any of it).
+``check_turns`` checks a whole batch and names the first bad turn's index.
 ``episode_id`` is derived from the namespace and the turn's identity as the caller sent it
 (session, caller turn id, role, speaker, the caller's timestamp and text), so observing the same
 turn twice names the same episode and the intake MERGE makes it a no-op: observation is
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -53,19 +57,31 @@ def check_turn(turn: object, *, limit: int = 8192) -> Turn:
     if not isinstance(turn, Turn):
         raise InvalidInput(f"a turn must be a Turn record, got {type(turn).__name__}")
     role = turn.role
-    if role not in ROLES:
+    if not isinstance(role, str) or role not in ROLES:  # a list would not even hash
         raise InvalidInput(f"role must be one of {sorted(ROLES)}, got {role!r}")
     speaker = turn.speaker
     if speaker is not None:
         speaker = check_text(speaker, what="speaker", limit=MAX_SPEAKER_CHARS)
     return Turn(
-        text=check_text(turn.text, what="turn text", limit=limit),
+        text=check_text(turn.text, what="text", limit=limit),
         role=role,
         speaker=speaker,
         session_id=_check_id(turn.session_id, "session_id"),
         at=as_utc(turn.at) if turn.at is not None else None,
         turn_id=_check_id(turn.turn_id, "turn_id"),
     )
+
+
+def check_turns(turns: Sequence[object], *, limit: int = 8192) -> list[Turn]:
+    """Every turn checked before any is written; the first bad one is named by its index, as
+    ``turns[3]: speaker must be a string, got int``."""
+    clean: list[Turn] = []
+    for index, turn in enumerate(turns):
+        try:
+            clean.append(check_turn(turn, limit=limit))
+        except InvalidInput as exc:
+            raise InvalidInput(f"turns[{index}]: {exc.message}") from None
+    return clean
 
 
 def episode_id(namespace: str, turn: Turn) -> str:

@@ -3,12 +3,15 @@ the same gate, scoring, entity resolution and linking as extracted facts, in one
 
 The text is first stored as an ``:Episode``, so an explicit memory has provenance like any other;
 remembering the same text at the same instant twice reinforces the first memory.
+``check_explicit`` is the write path's whole check of one explicit memory, pure and before any
+I/O; ``kgmem remember --file`` runs it over every line before it writes the first.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from kgmem.errors import ConcurrentWrite, InvalidInput, KgmemError
@@ -19,9 +22,28 @@ from kgmem.ingest.ingestor import ExtractionReport, Ingestor
 from kgmem.ingest.normalize import content_hash
 from kgmem.ingest.planning import gate_and_plan
 from kgmem.ingest.preparation import embed_inputs
+from kgmem.ingest.scoring import SOURCE_TRUST
 from kgmem.records import ExtractedFact, Turn, WriteReceipt
-from kgmem.taxonomy import ConflictStrategy
-from kgmem.validation import check_namespace
+from kgmem.taxonomy import Category, ConflictStrategy
+from kgmem.taxonomy.parsing import parse_enum
+from kgmem.validation import check_namespace, check_text
+
+
+@dataclass(frozen=True)
+class ExplicitInput:
+    """One explicit memory as the write path accepts it: clean text and a known category."""
+
+    text: str
+    category: Category
+    source: str
+
+
+def check_explicit(text: object, *, category: str, source: str, limit: int) -> ExplicitInput:
+    """The checks ``remember`` makes before any I/O, as a record, or ``InvalidInput``."""
+    cat = parse_enum(Category, category, "category")
+    if source not in SOURCE_TRUST:
+        raise InvalidInput(f"source must be one of {sorted(SOURCE_TRUST)}, got {source!r}")
+    return ExplicitInput(check_text(text, what="text", limit=limit), cat, source)
 
 
 async def remember(
@@ -40,18 +62,15 @@ async def remember(
     The text is first stored as an Episode, so an explicit memory has provenance like any other.
     """
     from kgmem.ingest.emotion import detect_emotion
-    from kgmem.ingest.scoring import SOURCE_TRUST
-    from kgmem.taxonomy import Category
-    from kgmem.taxonomy.parsing import parse_enum
 
     ns = check_namespace(namespace)
     when = now or datetime.now(UTC)
-    cat = parse_enum(Category, category, "category")
-    if source not in SOURCE_TRUST:
-        raise InvalidInput(f"source must be one of {sorted(SOURCE_TRUST)}, got {source!r}")
+    checked = check_explicit(
+        text, category=category, source=source, limit=ing.settings.max_content_chars
+    )
     strategy = parse_enum(ConflictStrategy, strategy, "conflict strategy")
     turn = check_turn(
-        Turn(text=text, role="user", session_id=session_id, at=when),  # type: ignore[arg-type]
+        Turn(text=checked.text, role="user", session_id=session_id, at=when),
         limit=ing.settings.max_content_chars,
     )
     episode = episode_properties(ns, turn, time.time_ns(), now=when)
@@ -61,7 +80,7 @@ async def remember(
     emo = detect_emotion(turn.text)
     fact = ExtractedFact(
         content=turn.text,
-        category=str(cat),
+        category=str(checked.category),
         confidence=SOURCE_TRUST[source],
         entities=tuple(mentions),
         valid_from=when,

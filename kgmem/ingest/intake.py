@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from kgmem.errors import KgmemError
 from kgmem.graph import repository
 from kgmem.ingest.buffer import DEFAULT_MAX_AGE, DEFAULT_MAX_TURNS
-from kgmem.ingest.episodes import as_utc, check_turn, episode_properties
+from kgmem.ingest.episodes import as_utc, check_turns, episode_properties
 from kgmem.ingest.extraction import extract_pending
 from kgmem.ingest.ingestor import ExtractionReport, Ingestor
 from kgmem.ingest.scanner import scan
@@ -48,7 +48,7 @@ async def observe(
     when = now or datetime.now(UTC)
     if isinstance(turns, str | bytes) or not isinstance(turns, Sequence) or not turns:
         raise KgmemError("observe needs a non-empty list of turns")
-    clean = [check_turn(t, limit=ing.settings.max_content_chars) for t in turns]
+    clean = check_turns(turns, limit=ing.settings.max_content_chars)
     base = time.time_ns()
     episodes = [episode_properties(ns, t, base + i, now=when) for i, t in enumerate(clean)]
     rows = await repository.create_episodes(ing.graph, namespace=ns, episodes=episodes, now=when)

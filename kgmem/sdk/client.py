@@ -10,6 +10,7 @@ with`` keeps one connection pool; without it every call opens and closes its own
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import Any
@@ -74,16 +75,17 @@ class KgmemClient:
 
     async def execute(self, document: str, variables: Mapping[str, Any]) -> dict[str, Any]:
         """Run one GraphQL document; its ``data``, or a :class:`RemoteError` for its errors."""
+        # Encoded here, not by httpx: its UTF-8 encoder raises on a lone surrogate, whereas an
+        # ASCII JSON body carries it as \ud800 for the server to refuse as ``invalid_input``
+        # naming the field — the same error the in-process service raises.
+        sent = json.dumps({"query": document, "variables": dict(variables)}).encode("ascii")
+        headers = {"Content-Type": "application/json"}
         try:
             if self._http is not None:
-                response = await self._http.post(
-                    self.endpoint, json={"query": document, "variables": dict(variables)}
-                )
+                response = await self._http.post(self.endpoint, content=sent, headers=headers)
             else:
                 async with self._new_http() as http:
-                    response = await http.post(
-                        self.endpoint, json={"query": document, "variables": dict(variables)}
-                    )
+                    response = await http.post(self.endpoint, content=sent, headers=headers)
         except httpx.TransportError as exc:
             raise RemoteUnavailable(
                 f"cannot reach the kgmem API at {self.endpoint}: {type(exc).__name__} "

@@ -3,8 +3,9 @@
 Contract. :class:`ServiceCore` holds the settings, the graph gateway and the lazily-loaded models
 (embedder, spaCy, the LLM client) and the ingestor built on them; constructing it does no I/O.
 ``open``/``close`` (or ``async with``) connect and disconnect the graph client. ``_ns`` resolves
-a namespace argument (``None`` → the setting) and checks it; :func:`check_id` checks an id
-argument. The concern mixins of :mod:`kgmem.service` build on this class.
+a namespace argument (``None`` → the setting; ``""`` is refused) and checks it;
+:func:`check_id` checks an id argument. The concern mixins of :mod:`kgmem.service` build on
+this class.
 """
 
 from __future__ import annotations
@@ -46,7 +47,8 @@ class ServiceCore:
         await self.close()
 
     def _ns(self, namespace: str | None) -> str:
-        return check_namespace(namespace or self.settings.namespace)
+        # Only None means "the setting": an empty name is a mistake to refuse, not the default.
+        return check_namespace(self.settings.namespace if namespace is None else namespace)
 
 
 def check_id(value: object, what: str = "id") -> str:

@@ -24,7 +24,7 @@ class RecallOps(ServiceCore):
         """Recall memories for a query; options: profile, mode, categories, tiers,
         min_confidence, as_of, include_superseded, dry, channels, session_id, episode_hits
         (a matching turn no memory stands for may fill in as an episode hit; on by default)."""
-        request = build_request(query, namespace or self.settings.namespace, limit=limit, **options)
+        request = build_request(query, self._ns(namespace), limit=limit, **options)
         return await recall(self.graph, self.embedder, self.nlp, request)
 
     async def explain(
