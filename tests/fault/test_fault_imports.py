@@ -16,8 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import Result
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from kgmem.cli import app
 from kgmem.service import Kgmem
