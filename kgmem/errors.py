@@ -70,3 +70,15 @@ class ConcurrentWrite(KgmemError):
     """Another writer changed the same records first; the transaction was rolled back."""
 
     code = "concurrent_write"
+
+
+def primary(exc: BaseException) -> BaseException:
+    """The error that explains ``exc``: itself, or for an exception group (task groups wrap their
+    children's failures in one) the first ``KgmemError`` among its leaves, else its first leaf.
+    Every surface (API, CLI) reads errors through this, so a ``GraphUnavailable`` raised in a
+    task group is still "unavailable"."""
+    if not isinstance(exc, BaseExceptionGroup):
+        return exc
+    leaves = [primary(e) for e in exc.exceptions]
+    typed = [e for e in leaves if isinstance(e, KgmemError)]
+    return (typed or leaves or [exc])[0]

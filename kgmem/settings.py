@@ -155,6 +155,12 @@ class Settings(BaseSettings):
         5000, ge=10, description="Estimated fields a GraphQL request may resolve."
     )
     api_max_aliases: int = Field(20, ge=0, description="Aliases allowed in one GraphQL document.")
+    api_max_result_fields: int = Field(
+        20_000, ge=100, description="Fields one GraphQL response may resolve (result_too_large)."
+    )
+    api_request_timeout_s: float = Field(
+        30.0, gt=0, le=3600, description="Longest a GraphQL query may run (timeout error beyond)."
+    )
     api_max_body_bytes: int = Field(
         2_000_000, ge=1024, description="Largest request body accepted (413 beyond)."
     )

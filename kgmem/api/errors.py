@@ -7,7 +7,10 @@ code. *Policy* refusals (``ApiError``: a namespace the key may not use, a page l
 allowed) are GraphQL errors with their own code. Everything else — Neo4j down, a model missing,
 a bug — is *internal*: it is logged with its traceback on ``kgmem.api`` and the caller gets a
 fixed message and code, so no stack trace, Cypher, query name or server address ever leaves the
-process. :class:`PublicErrors` is the Strawberry extension that enforces this on every response.
+process; Neo4j or a model being down is ``unavailable``, also when a task group wrapped it in an
+exception group (``kgmem.errors.primary`` unwraps it). A variable of the wrong type is
+``invalid_input`` naming the variable, logged without a traceback.
+:class:`PublicErrors` is the Strawberry extension that enforces this on every response.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from kgmem.errors import (
     KgmemError,
     ModelUnavailable,
     NotFound,
+    primary,
 )
 
 log = logging.getLogger("kgmem.api")
@@ -83,12 +87,26 @@ def is_unavailable(exc: BaseException) -> bool:
     return isinstance(exc, GraphUnavailable | GraphAuthError | ModelUnavailable)
 
 
+def _original(error: GraphQLError) -> BaseException | None:
+    original = error.original_error
+    return None if original is None else primary(original)
+
+
+def is_bad_variable(error: GraphQLError) -> bool:
+    """A variable the document declares got a value of the wrong type (``text: 123``): graphql
+    coerces variables before anything runs, so the error has no path, and its message names the
+    variable and the field inside it."""
+    return error.path is None and isinstance(error.original_error, GraphQLError)
+
+
 def public(error: GraphQLError) -> GraphQLError:
     """The version of ``error`` a caller may see."""
-    original = error.original_error
+    original = _original(error)
     if original is None:  # syntax or validation error: about the caller's document only
         code = (error.extensions or {}).get("code", "invalid_query")
         message, extensions = error.message, {**(error.extensions or {}), "code": code}
+    elif is_bad_variable(error):
+        message, extensions = error.message, {"code": InvalidInput.code}
     elif isinstance(original, ApiError | KgmemError) and (
         isinstance(original, ApiError) or is_expected(original)
     ):
@@ -111,8 +129,11 @@ def public(error: GraphQLError) -> GraphQLError:
 def log_errors(errors: list[GraphQLError]) -> None:
     """Log what the caller will not see: internal failures with their traceback."""
     for error in errors:
-        original = error.original_error
+        original = _original(error)
         if original is None or isinstance(original, ApiError):
+            continue
+        if is_bad_variable(error):
+            log.debug("refused variables: %s", error.message)
             continue
         if isinstance(original, KgmemError) and is_expected(original):
             log.debug("rejected: %s", original.message)

@@ -6,6 +6,7 @@ They mirror ``kgmem.facts``: ``EntityFactsOk`` holds one ``SlotFacts`` per claim
 field answers the union ``EntityFactsResult`` (``EntityFactsOk | Rejected``): a slot outside the
 claim vocabulary is ``invalid_input``, an unknown entity ``not_found``. :func:`facts_result`
 runs the service read for the ``entity { facts }`` field and the root ``facts`` field alike.
+Its lists are pages (``first``), like every list of the schema (``kgmem.api.cost``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import strawberry
 
+from kgmem.api.context import Info, resolver
 from kgmem.api.rejected import Rejected, attempt
 from kgmem.facts import EntityFacts, FactValue
 from kgmem.facts import SlotFacts as SlotFactsRecord
@@ -56,17 +58,25 @@ class ClaimValue:
 class SlotFacts:
     slot: str = strawberry.field(description='A claim key: "residence", "preference:milk".')
     multi_valued: bool
-    current: list[ClaimValue]
-    history: list[ClaimValue] = strawberry.field(description="Superseded values, newest first.")
+    all_current: strawberry.Private[list[ClaimValue]]
+    all_history: strawberry.Private[list[ClaimValue]]
 
     @classmethod
     def of(cls, s: SlotFactsRecord) -> SlotFacts:
         return cls(
             slot=s.slot,
             multi_valued=s.multi_valued,
-            current=[ClaimValue.of(v) for v in s.current],
-            history=[ClaimValue.of(v) for v in s.history],
+            all_current=[ClaimValue.of(v) for v in s.current],
+            all_history=[ClaimValue.of(v) for v in s.history],
         )
+
+    @resolver(description="The values that hold now.")
+    def current(self, info: Info, first: int = 10) -> list[ClaimValue]:
+        return self.all_current[: info.context.page(first)]
+
+    @resolver(description="Superseded values, newest first.")
+    def history(self, info: Info, first: int = 10) -> list[ClaimValue]:
+        return self.all_history[: info.context.page(first)]
 
 
 @strawberry.type(description="What kgmem holds true about one entity now, slot by slot.")
@@ -74,7 +84,7 @@ class EntityFactsOk:
     subject: str
     entity_id: strawberry.ID | None
     name: str | None
-    slots: list[SlotFacts]
+    all_slots: strawberry.Private[list[SlotFacts]]
 
     @classmethod
     def of(cls, f: EntityFacts) -> EntityFactsOk:
@@ -82,8 +92,12 @@ class EntityFactsOk:
             subject=f.subject,
             entity_id=None if f.entity_id is None else strawberry.ID(f.entity_id),
             name=f.name,
-            slots=[SlotFacts.of(s) for s in f.slots],
+            all_slots=[SlotFacts.of(s) for s in f.slots],
         )
+
+    @resolver(description="One entry per attribute (claim key).")
+    def slots(self, info: Info, first: int = 20) -> list[SlotFacts]:
+        return self.all_slots[: info.context.page(first)]
 
 
 EntityFactsResult = Annotated[EntityFactsOk | Rejected, strawberry.union("EntityFactsResult")]

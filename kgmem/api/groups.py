@@ -104,8 +104,10 @@ class Box:
         )
 
     @resolver(description="The memories in this box.")
-    async def memories(self, info: Info) -> list[Memory]:
-        rows = await info.context.loaders.memory.load_many([(self.ns, i) for i in self.memory_ids])
+    async def memories(self, info: Info, first: int = 20) -> list[Memory]:
+        first = info.context.page(first)
+        keys = [(self.ns, i) for i in self.memory_ids[:first]]
+        rows = await info.context.loaders.memory.load_many(keys)
         return [Memory.of(r, self.ns) for r in rows if r is not None]
 
 

@@ -7,31 +7,17 @@
 * :func:`validation_extensions` gives the Strawberry extensions that refuse, at validation time
   (nothing has run yet), a document deeper than ``api_max_query_depth``, one whose estimated
   cost is above ``api_max_query_complexity``, one with too many aliases, or a huge token count.
-  The cost estimate: every field costs 1, and a field whose ``first``/``limit`` argument is a
-  literal ``n`` multiplies the cost of its selection by ``n`` (by the maximum page size when the
-  argument is a variable), so nested pages multiply as they would at run time.
+  The cost estimate is :mod:`kgmem.api.cost`'s: nested pages multiply, an omitted page counts
+  as its schema default.
 * :func:`page_size` checks a ``first``/``limit`` value against ``api_max_page_size`` in resolvers.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
-from graphql import (
-    FieldNode,
-    FragmentDefinitionNode,
-    FragmentSpreadNode,
-    GraphQLError,
-    InlineFragmentNode,
-    IntValueNode,
-    OperationDefinitionNode,
-    SelectionSetNode,
-    ValidationContext,
-    ValidationRule,
-    VariableNode,
-)
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from strawberry.extensions import (
     AddValidationRules,
@@ -41,10 +27,10 @@ from strawberry.extensions import (
     SchemaExtension,
 )
 
+from kgmem.api.cost import complexity_rule
 from kgmem.api.errors import PageTooLarge
 from kgmem.settings import Settings
 
-PAGE_ARGUMENTS = frozenset({"first", "limit"})
 MAX_TOKENS = 5000
 
 
@@ -131,66 +117,6 @@ async def _json(send: Send, status: int, code: str, message: str) -> None:
 
 
 # --- GraphQL document limits -----------------------------------------------------------------
-
-
-def query_cost(
-    selection_set: SelectionSetNode | None,
-    fragments: Mapping[str, FragmentDefinitionNode],
-    variable_page: int,
-    seen: frozenset[str] = frozenset(),
-) -> int:
-    """Estimated number of field resolutions of a selection (see the module docstring)."""
-    if selection_set is None:
-        return 0
-    total = 0
-    for node in selection_set.selections:
-        if isinstance(node, FieldNode):
-            if node.name.value.startswith("__"):
-                continue  # introspection: bounded by the schema, GraphiQL needs it
-            inner = query_cost(node.selection_set, fragments, variable_page, seen)
-            total += 1 + _multiplier(node, variable_page) * inner
-        elif isinstance(node, InlineFragmentNode):
-            total += query_cost(node.selection_set, fragments, variable_page, seen)
-        elif isinstance(node, FragmentSpreadNode):
-            name = node.name.value
-            fragment = fragments.get(name)
-            if fragment is not None and name not in seen:  # cycles are another rule's error
-                total += query_cost(fragment.selection_set, fragments, variable_page, seen | {name})
-    return total
-
-
-def _multiplier(node: FieldNode, variable_page: int) -> int:
-    for arg in node.arguments or ():
-        if arg.name.value in PAGE_ARGUMENTS:
-            if isinstance(arg.value, IntValueNode):
-                return max(1, int(arg.value.value))
-            if isinstance(arg.value, VariableNode):
-                return variable_page
-    return 1
-
-
-def complexity_rule(max_cost: int, variable_page: int) -> type[ValidationRule]:
-    class ComplexityLimit(ValidationRule):
-        def __init__(self, context: ValidationContext) -> None:
-            super().__init__(context)
-            definitions = context.document.definitions
-            fragments = {
-                d.name.value: d for d in definitions if isinstance(d, FragmentDefinitionNode)
-            }
-            for op in definitions:
-                if not isinstance(op, OperationDefinitionNode):
-                    continue
-                cost = query_cost(op.selection_set, fragments, variable_page)
-                if cost > max_cost:
-                    context.report_error(
-                        GraphQLError(
-                            f"the query would resolve about {cost} fields; the limit is "
-                            f"{max_cost}: ask for smaller pages or fewer nested fields",
-                            extensions={"code": "query_too_complex"},
-                        )
-                    )
-
-    return ComplexityLimit
 
 
 def validation_extensions(settings: Settings) -> list[Callable[[], SchemaExtension]]:

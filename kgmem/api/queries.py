@@ -2,10 +2,11 @@
 stats.
 
 Every field takes an optional ``namespace``; ``ctx.namespace`` resolves and authorises it before
-any I/O. List fields take ``first`` (at most ``api_max_page_size``). Resolvers only call
-``kgmem.service.Kgmem`` and shape its rows; nested fields load through the request's DataLoaders.
-``recall`` is a query although a non-``dry`` recall touches its hits (access counts, stability,
-co-activation): that is part of what recalling a memory means, as in the SDK.
+any I/O. List fields take ``first`` (at most ``api_max_page_size``; ``kgmem.api.cost``).
+Resolvers only call ``kgmem.service.Kgmem`` and shape its rows; nested fields load through the
+request's DataLoaders. ``recall`` is a query although a non-``dry`` recall touches its hits
+(access counts, stability, co-activation): that is part of what recalling a memory means, as in
+the SDK.
 """
 
 from __future__ import annotations
@@ -167,11 +168,12 @@ class Query:
 
     @resolver(description="Every status change of one memory, oldest first.")
     async def status_history(
-        self, info: Info, id: strawberry.ID, namespace: str | None = None
+        self, info: Info, id: strawberry.ID, first: int = 50, namespace: str | None = None
     ) -> list[StatusChange]:
+        first = info.context.page(first)
         ns = info.context.namespace(namespace)
         rows = await info.context.km.status_history(str(id), namespace=ns)
-        return [StatusChange.of(r) for r in rows]
+        return [StatusChange.of(r) for r in rows[:first]]
 
     @resolver(description="Topics (named memory clusters), largest first.")
     async def topics(

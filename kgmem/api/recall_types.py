@@ -131,7 +131,7 @@ class XrayReport:
     sub_queries: list[str]
     hyde: list[str]
     hits: list[HitExplanation]
-    dropped: list[DroppedCandidate]
+    all_dropped: strawberry.Private[list[DroppedCandidate]]
     timings: list[StageTiming]
     queries_run: list[str]
     channels: list[str] = strawberry.field(
@@ -147,12 +147,16 @@ class XrayReport:
             sub_queries=list(x.sub_queries),
             hyde=list(x.hyde),
             hits=[HitExplanation.of(h) for h in x.hits],
-            dropped=[DroppedCandidate.of(d) for d in x.dropped],
+            all_dropped=[DroppedCandidate.of(d) for d in x.dropped],
             timings=[StageTiming(stage=k, ms=float(v)) for k, v in x.timings.items()],
             queries_run=list(x.queries_run),
             channels=list(x.channels),
             raw=JSON(x.to_dict()),
         )
+
+    @resolver(description="Candidates left out of the hits, best first.")
+    def dropped(self, info: Info, first: int = 50) -> list[DroppedCandidate]:
+        return self.all_dropped[: info.context.page(first)]
 
 
 @strawberry.type(

@@ -15,7 +15,7 @@ from typing import TypeVar
 import strawberry
 
 from kgmem.api.errors import is_expected
-from kgmem.errors import KgmemError
+from kgmem.errors import KgmemError, primary
 
 T = TypeVar("T")
 
@@ -34,7 +34,8 @@ async def attempt(work: Callable[[], Awaitable[T]]) -> T | Rejected:
     """Run a resolver body; an expected failure becomes ``Rejected`` (nothing was written)."""
     try:
         return await work()
-    except KgmemError as exc:
-        if is_expected(exc):
-            return Rejected.of(exc)
+    except Exception as exc:
+        cause = primary(exc)  # a task group's exception group: its KgmemError decides
+        if isinstance(cause, KgmemError) and is_expected(cause):
+            return Rejected.of(cause)
         raise

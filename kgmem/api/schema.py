@@ -1,7 +1,8 @@
 """The GraphQL schema: Query + Mutation, the document limits, public errors, operation metrics.
 
 ``build_schema(settings)`` assembles it once per app. Extensions run per request, in order:
-token, depth, complexity and alias limits at validation (a refused document runs nothing);
+token, depth, complexity and alias limits at validation (a refused document runs nothing); the
+result-size cap while it runs (``kgmem.api.budget``, which also times out a slow query);
 :class:`OperationMetrics` (count and latency by root fields and outcome); and
 :class:`~kgmem.api.errors.PublicErrors`, which rewrites every error into what a caller may see.
 ``KgmemSchema.process_errors`` logs the originals first — internal ones with their traceback —
@@ -12,13 +13,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import strawberry
 from graphql import FieldNode, GraphQLError, OperationDefinitionNode
 from strawberry.extensions import SchemaExtension
 from strawberry.schema.base import BaseSchema
-from strawberry.types import ExecutionContext
+from strawberry.types import ExecutionContext, ExecutionResult
 
+from kgmem.api.budget import is_query, result_budget, within_deadline
 from kgmem.api.context import ApiContext
 from kgmem.api.errors import PublicErrors, log_errors
 from kgmem.api.limits import validation_extensions
@@ -28,6 +31,16 @@ from kgmem.settings import Settings
 
 
 class KgmemSchema(strawberry.Schema):
+    timeout_s: float = 30.0
+
+    async def execute(  # type: ignore[override]
+        self, query: str | None, *args: Any, **kwargs: Any
+    ) -> ExecutionResult:
+        run = super().execute(query, *args, **kwargs)
+        if not is_query(query, kwargs.get("operation_name")):
+            return await run
+        return await within_deadline(run, self.timeout_s)
+
     def process_errors(
         self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None
     ) -> None:
@@ -89,8 +102,15 @@ def _root_fields(schema: BaseSchema) -> frozenset[str]:
 
 
 def build_schema(settings: Settings) -> strawberry.Schema:
-    return KgmemSchema(
+    schema = KgmemSchema(
         query=Query,
         mutation=Mutation,
-        extensions=[*validation_extensions(settings), OperationMetrics, PublicErrors],
+        extensions=[
+            *validation_extensions(settings),
+            result_budget(settings),
+            OperationMetrics,
+            PublicErrors,
+        ],
     )
+    schema.timeout_s = settings.api_request_timeout_s
+    return schema

@@ -4,7 +4,9 @@ links between memories and between entities (groupings are in ``kgmem.api.groups
 Each type is built from a service row by ``of(row, namespace)`` and carries its namespace
 privately, so nested fields load from the same namespace the parent came from. Nested fields go
 through the request's DataLoaders (``kgmem.api.loaders``): asking for the entities of a hundred
-memories is one query, not a hundred. Absent graph properties read as null (or an empty list).
+memories is one query, not a hundred. Every nested list is a page: ``first`` (default in the
+signature, at most ``api_max_page_size``), which the complexity estimate reads from the schema.
+Absent graph properties read as null (or an empty list).
 An entity's ``facts`` (its attributes from the claims) are typed in ``kgmem.api.fact_types``.
 """
 
@@ -143,24 +145,28 @@ class Memory:
         )
 
     @resolver(description="The entities this memory mentions.")
-    async def entities(self, info: Info) -> list[Entity]:
+    async def entities(self, info: Info, first: int = 10) -> list[Entity]:
+        first = info.context.page(first)
         rows = await info.context.loaders.memory_entities.load((self.ns, str(self.id)))
-        return [Entity.of(r["entity"], self.ns) for r in rows]
+        return [Entity.of(r["entity"], self.ns) for r in rows[:first]]
 
     @resolver(description="The observed turns this memory was extracted from.")
-    async def episodes(self, info: Info) -> list[Episode]:
+    async def episodes(self, info: Info, first: int = 10) -> list[Episode]:
+        first = info.context.page(first)
         rows = await info.context.loaders.memory_episodes.load((self.ns, str(self.id)))
-        return [Episode.of(r["episode"]) for r in rows]
+        return [Episode.of(r["episode"]) for r in rows[:first]]
 
     @resolver(description="Every status change of this memory, oldest first.")
-    async def status_history(self, info: Info) -> list[StatusChange]:
+    async def status_history(self, info: Info, first: int = 20) -> list[StatusChange]:
+        first = info.context.page(first)
         rows = await info.context.loaders.memory_history.load((self.ns, str(self.id)))
-        return [StatusChange.of(r["change"]) for r in rows]
+        return [StatusChange.of(r["change"]) for r in rows[:first]]
 
     @resolver(description="Edges to other memories (SUPERSEDES, CONTRADICTS, ...).")
-    async def links(self, info: Info) -> list[MemoryLink]:
+    async def links(self, info: Info, first: int = 20) -> list[MemoryLink]:
+        first = info.context.page(first)
         rows = await info.context.loaders.memory_links.load((self.ns, str(self.id)))
-        return [MemoryLink.of(r, self.ns) for r in rows]
+        return [MemoryLink.of(r, self.ns) for r in rows[:first]]
 
     @resolver(description="Ids of the memories that superseded this one.")
     async def superseded_by(self, info: Info) -> list[strawberry.ID]:
@@ -238,9 +244,10 @@ class Entity:
         return await facts_result(info.context.km, subject, slot, self.ns)
 
     @resolver(description="Typed relations to other entities, strongest first.")
-    async def relations(self, info: Info) -> list[EntityRelation]:
+    async def relations(self, info: Info, first: int = 20) -> list[EntityRelation]:
+        first = info.context.page(first)
         rows = await info.context.loaders.entity_links.load((self.ns, str(self.id)))
-        return [EntityRelation.of(r, self.ns) for r in rows]
+        return [EntityRelation.of(r, self.ns) for r in rows[:first]]
 
 
 @strawberry.type(description="A typed relation seen from one of its entities.")

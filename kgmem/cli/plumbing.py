@@ -4,9 +4,10 @@ Contract. ``out`` is stdout for results and ``err`` is stderr for errors, bars a
 stdout stays clean for programs. :func:`fail` prints a ``KgmemError`` as one red ``error:`` line
 and exits 1; :func:`load_settings` builds the command's one ``Settings`` (a bad ``KGMEM_*`` value
 is such a line); :func:`run_on_kgmem` runs one async operation with a connected ``Kgmem`` and
-turns its errors into that line (Ctrl-C exits 130). :func:`jsonable`/:func:`print_json` print
-records as plain JSON; :func:`progress_bar` is a transient bar on stderr, off when stderr is not
-a terminal.
+turns its errors into that line (Ctrl-C exits 130), also a ``KgmemError`` a task group wrapped
+in an exception group; :func:`quiet_logs` makes kgmem's log records one line each, no traceback.
+:func:`jsonable`/:func:`print_json` print records as plain JSON; :func:`progress_bar` is a
+transient bar on stderr, off when stderr is not a terminal.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import logging
 import sys
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import date, datetime
@@ -26,7 +28,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from kgmem.errors import ConfigError, KgmemError
+from kgmem.errors import ConfigError, KgmemError, primary
 from kgmem.service import Kgmem
 from kgmem.settings import Settings
 
@@ -64,13 +66,35 @@ def run_on_kgmem(fn: Callable[[Kgmem], Awaitable[T]], settings: Settings | None 
         async with Kgmem(settings) as km:
             return await fn(km)
 
+    quiet_logs()
     try:
         return asyncio.run(main())
-    except KgmemError as exc:
-        fail(exc)
     except KeyboardInterrupt:
         err.print("interrupted")
         raise typer.Exit(130) from None
+    except Exception as exc:
+        cause = primary(exc)  # a task group's exception group: its KgmemError decides
+        if isinstance(cause, KgmemError):
+            fail(cause)
+        raise
+
+
+class _OneLine(logging.Formatter):
+    """A log record as one ``warning:`` line: no traceback reaches a CLI user."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return f"{record.levelname.lower()}: {record.getMessage()}"
+
+
+def quiet_logs() -> None:
+    """kgmem's warnings and errors go to stderr as one line each, without tracebacks (without a
+    handler, Python's last resort would print the traceback of every ``log.exception``)."""
+    logger = logging.getLogger("kgmem")
+    if not any(isinstance(h.formatter, _OneLine) for h in logger.handlers):
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setLevel(logging.WARNING)
+        handler.setFormatter(_OneLine())
+        logger.addHandler(handler)
 
 
 def jsonable(value: Any) -> Any:

@@ -7,7 +7,8 @@ does not exist"), takes the namespace's lease (``LeaseHeld`` while another worke
 live; an expired one is taken over), then runs the chosen steps in ``STEP_ORDER``. Each step
 writes in one transaction, so a step that fails — or a worker killed mid-step — leaves nothing
 of that step behind; a failing step is recorded in the report and the others still run
-(fail-open). The lease is renewed between steps and released at the end; a run that dies keeps
+(fail-open) — unless Neo4j itself is gone (``GraphUnavailable``), which stops the run with that
+error. The lease is renewed between steps and released at the end; a run that dies keeps
 it only until it expires. Every rule is idempotent at a fixed ``now`` and every step is bounded
 by its cap, so a second run right after a run that hit no cap changes nothing. A dry run takes
 no lease and writes nothing: its report says what a real run would change.
@@ -19,7 +20,7 @@ import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
-from kgmem.errors import InvalidInput, KgmemError
+from kgmem.errors import GraphAuthError, GraphUnavailable, InvalidInput, KgmemError, primary
 from kgmem.graph import lease_repository
 from kgmem.graph.client import GraphClient
 from kgmem.lifecycle import lease as leases
@@ -141,6 +142,9 @@ async def consolidate(
                     await leases.renew(graph, ns, who, _clock(when, t0), ttl)
                 except leases.LeaseLost as exc:
                     lost = exc.message
+    except (GraphUnavailable, GraphAuthError):
+        dry_run = True  # no lease to release on a database that is not there
+        raise
     finally:
         if not dry_run:
             try:
@@ -168,6 +172,13 @@ async def _run_step(name: StepName, ctx: StepContext) -> None:
     try:
         await RUNNERS[name](ctx)
     except Exception as exc:  # fail-open: the step's transaction rolled back; record, go on
+        if isinstance(primary(exc), GraphUnavailable | GraphAuthError):
+            # the database is gone: every later step would fail the same way, so the run stops
+            # here and says so once (the lease expires by itself)
+            cause = primary(exc)
+            if cause is exc:
+                raise
+            raise cause from exc
         ctx.report.error = f"{type(exc).__name__}: {exc}"
         ctx.report.changes.clear()
         ctx.report.ids.clear()
