@@ -5,7 +5,7 @@ stdout stays clean for programs. :func:`fail` prints a ``KgmemError`` as one red
 and exits 1; :func:`load_settings` builds the command's one ``Settings`` (a bad ``KGMEM_*`` value
 is such a line); :func:`run_on_kgmem` runs one async operation with a connected ``Kgmem`` and
 turns its errors into that line (Ctrl-C exits 130), also a ``KgmemError`` a task group wrapped
-in an exception group; :func:`quiet_logs` makes kgmem's log records one line each, no traceback.
+in an exception group.
 :func:`jsonable`/:func:`print_json` print records as plain JSON; :func:`progress_bar` is a
 transient bar on stderr, off when stderr is not a terminal.
 """
@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
-import logging
 import sys
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import date, datetime
@@ -66,7 +65,6 @@ def run_on_kgmem(fn: Callable[[Kgmem], Awaitable[T]], settings: Settings | None 
         async with Kgmem(settings) as km:
             return await fn(km)
 
-    quiet_logs()
     try:
         return asyncio.run(main())
     except KeyboardInterrupt:
@@ -77,24 +75,6 @@ def run_on_kgmem(fn: Callable[[Kgmem], Awaitable[T]], settings: Settings | None 
         if isinstance(cause, KgmemError):
             fail(cause)
         raise
-
-
-class _OneLine(logging.Formatter):
-    """A log record as one ``warning:`` line: no traceback reaches a CLI user."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        return f"{record.levelname.lower()}: {record.getMessage()}"
-
-
-def quiet_logs() -> None:
-    """kgmem's warnings and errors go to stderr as one line each, without tracebacks (without a
-    handler, Python's last resort would print the traceback of every ``log.exception``)."""
-    logger = logging.getLogger("kgmem")
-    if not any(isinstance(h.formatter, _OneLine) for h in logger.handlers):
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setLevel(logging.WARNING)
-        handler.setFormatter(_OneLine())
-        logger.addHandler(handler)
 
 
 def jsonable(value: Any) -> Any:
