@@ -9,14 +9,16 @@ from typing import Any
 
 import httpx
 import pytest
-from graphql import GraphQLError, parse
+from graphql import FragmentDefinitionNode, GraphQLError, OperationDefinitionNode, parse
 from starlette.types import Receive, Scope, Send
 
 from kgmem.api.auth import presented_key
+from kgmem.api.cost import operation_cost
 from kgmem.api.errors import Forbidden, PageTooLarge, public
 from kgmem.api.inputs import decode_cursor, encode_cursor
-from kgmem.api.limits import BodySizeLimit, page_size, query_cost
+from kgmem.api.limits import BodySizeLimit, page_size
 from kgmem.api.metrics import Metrics
+from kgmem.api.schema import build_schema
 from kgmem.errors import GraphUnavailable, InvalidInput, KgmemError, NotFound
 from kgmem.settings import Settings
 
@@ -40,21 +42,30 @@ def test_cursor_round_trip_and_garbage() -> None:
 
 
 def _cost(document: str, page: int = 100) -> int:
-    op = parse(document).definitions[0]
-    return query_cost(op.selection_set, {}, page)  # type: ignore[attr-defined]
+    doc = parse(document)
+    frags = {d.name.value: d for d in doc.definitions if isinstance(d, FragmentDefinitionNode)}
+    (op,) = [d for d in doc.definitions if isinstance(d, OperationDefinitionNode)]
+    return operation_cost(op, SCHEMA, frags, page)
+
+
+SCHEMA = build_schema(Settings())._schema  # type: ignore[attr-defined]
 
 
 def test_query_cost_multiplies_nested_pages() -> None:
     assert _cost("{ stats { nodes } }") == 2
-    assert _cost("{ memories(first: 10) { nodes { id } } }") == 1 + 10 * 2
+    assert _cost("{ memories(first: 10) { nodes { id } } }") == 1 + 1 + 10  # the page is nodes'
     nested = "{ entities(first: 10) { memories(first: 20) { id content } } }"
     assert _cost(nested) == 1 + 10 * (1 + 20 * 2)
     assert _cost("query($n: Int!) { entities(first: $n) { id } }", page=100) == 1 + 100
     assert _cost("{ __schema { types { name } } }") == 0
-    fragment = parse("{ memory(id: 1) { ...F } } fragment F on Memory { id content }")
-    frags = {d.name.value: d for d in fragment.definitions[1:]}  # type: ignore[attr-defined]
-    op = fragment.definitions[0]
-    assert query_cost(op.selection_set, frags, 100) == 3  # type: ignore[attr-defined]
+    assert _cost("{ memory(id: 1) { ...F } } fragment F on Memory { id content }") == 3
+
+
+def test_an_omitted_page_counts_as_its_schema_default() -> None:
+    # Memory.entities defaults to 10, Entity.memories to 20, Query.memories to 20
+    assert _cost("{ memories { nodes { entities { id } } } }") == 1 + 1 + 20 * (1 + 10)
+    assert _cost('{ entity(name: "x") { memories { id } } }') == 1 + 1 + 20
+    assert _cost('{ entity(name: "x") { memories(first: 3) { id } } }') == 1 + 1 + 3
 
 
 def test_page_size() -> None:
