@@ -12,7 +12,8 @@ how — or a ``ClaimSkip`` saying why it did not act, or None when nothing confl
   and no "also"/"another") changes the current one all the same;
 - a **transition** (polarity ``ended``: quit, sold, left, passed away, no longer) closes the
   holder of the same value, or of a value it shares a word with ("dropped out of the MBA"
-  closes "a part-time MBA"); without a value, any value of the same slot ("broke up");
+  closes "a part-time MBA"); without a value, or with only the kind's own word ("sold my car",
+  "quit my job"), any value of the same slot ("broke up");
 - the same value again (a repetition, or a refinement "Paris" → "Paris, France") is no change,
   except that a value that had ended and holds again ("vegan again") is one;
 - a claim below ``min_confidence`` never retires anything.
@@ -87,9 +88,10 @@ def _change(claim: Claim, held: Claim, ended: bool, multi: bool) -> Contradictio
     if ended:
         if held.polarity == Polarity.ENDED:
             return None  # already closed: a repetition
-        if claim.value and held.value and not overlaps(claim.value, held.value):
+        named = claim.value and not _generic(claim)
+        if named and held.value and not overlaps(claim.value, held.value):
             return None  # "left Google" says nothing of Stripe
-        if not claim.value and held.slot != claim.slot:
+        if not named and held.slot != claim.slot:
             return None
         return ContradictionCheck(ContradictionKind.TRANSITION, (held.value, "ended"), cue)
     if held.slot != claim.slot:
@@ -101,6 +103,16 @@ def _change(claim: Claim, held: Claim, ended: bool, multi: bool) -> Contradictio
     if multi or held.polarity == Polarity.ENDED:
         return None  # an addition; or "quit Google" stays true beside "works at Stripe"
     return ContradictionCheck(ContradictionKind.VALUE_CHANGE, (held.value, claim.value), cue)
+
+
+# What a transition calls the thing when it names no instance: "sold my car" ends whichever car
+# was held ("an old Fiat Panda"), "quit my job" whichever employer.
+_GENERIC_VALUES = frozenset({"job", "work", "position", "role"})
+
+
+def _generic(claim: Claim) -> bool:
+    qualifier = claim.slot.partition(":")[2]
+    return claim.value == qualifier or claim.value in _GENERIC_VALUES
 
 
 def _newest_first(n: Neighbour) -> tuple[float, str]:

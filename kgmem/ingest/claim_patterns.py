@@ -227,6 +227,7 @@ PATTERNS: tuple[ClaimPattern, ...] = (
         rf"\b(?:boyfriend|girlfriend|partner|husband|wife|fiancée?),? (?:is )?(?P<v>{NAME})",
     ),
     _p(Slot.RELATIONSHIP_STATUS, r"\bis (?:now )?(?P<v>single|married|engaged|divorced|widowed)\b"),
+    _p(Slot.RELATIONSHIP_STATUS, r"\b(?:just )?got (?P<v>married|engaged|divorced)\b"),
     _p(
         Slot.PET,
         rf"\b(?:has|adopted|got|rescued|bought|have) {_DET}(?:\w+ )?(?P<q>{_PET}) "

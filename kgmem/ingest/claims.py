@@ -35,12 +35,13 @@ SURE = 0.8
 LOOSE = 0.6
 _LOOSE_SLOTS = frozenset({Slot.QUANTITY, Slot.HOBBY, Slot.PREFERENCE, Slot.POSSESSION})
 
-# words that end a value: "Austin last week", "Stripe as a designer", "green now"
+# words that end a value: "Austin last week", "Stripe as a designer", "green now", "a Fiat Panda
+# to work every day"
 _BOUNDARY = word_set(
     "and but because since so which who whom where when while with for after before as from "
     "last this next now recently yesterday today tomorrow soon ago again anymore instead though "
     "too also in on at by until till during about over than then just already still really "
-    "there here because"
+    "there here because every to"
 )
 _VALUE_DROP = word_set("a an the new current own my his her their its our your brand another")
 _NAME_RE = re.compile(r"[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*")

@@ -191,8 +191,8 @@ def apply_filters(text: str, role: str, density: float, *, salient: bool = False
     role = check_role(role)
     reasons: list[str] = []
     length = len(text.strip())
-    if length <= MIN_CHARS:
-        reasons.append("too_short")
+    if length <= MIN_CHARS and not (salient and len(text.split()) >= 2):
+        reasons.append("too_short")  # "I'm 29." is short and salient: the gate is for "ok"
     elif length >= MAX_CHARS:
         reasons.append("too_long")
     if role not in CONVERSATIONAL_ROLES:

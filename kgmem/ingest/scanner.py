@@ -17,8 +17,10 @@ import re
 from bisect import bisect_right
 
 from kgmem.errors import InvalidInput
+from kgmem.ingest.claims import extract_claim
 from kgmem.ingest.gazetteer import MAX_ENTITIES, spot_entities
-from kgmem.ingest.observer import SCAN_WINDOW, apply_filters
+from kgmem.ingest.observer import MIN_CHARS, MIN_DENSITY, SCAN_WINDOW, apply_filters
+from kgmem.ingest.rewrite import has_first_person, third_person
 from kgmem.ingest.signal_patterns import detect
 from kgmem.ingest.signals import (
     BASE_CONFIDENCE,
@@ -65,6 +67,24 @@ def information_density(
     return float(min(entities, MAX_ENTITIES) + len(facts) + len(temporal) + len(corrections))
 
 
+def tells_own_change(text: str, signals: list[Signal]) -> bool:
+    """Whether a user's statement tells a change or a state of their own life: first person, not
+    a question, and either a life event ("I got engaged!", "we sold the house") or a wording the
+    claim lexicon reads as a slot's value ("I'm 29.", "I switched to almond milk.").
+
+    Seed 004's density gate is there for filler ("sounds good", "haha so true"); these turns are
+    short and name no entity, so it would drop exactly the changes memory has to keep true.
+    """
+    if text.rstrip().endswith("?") or not has_first_person(text):
+        return False
+    if any(s.kind is SignalKind.EVENT for s in signals):
+        return True
+    return extract_claim(third_person(text, _SELF_NAME), speaker=_SELF_NAME) is not None
+
+
+_SELF_NAME = "Speaker"  # who "I" is does not matter to whether a claim is made
+
+
 def scan(text: str, role: str = "user") -> SignalScan:
     """Scan one turn: signals, overall level, information density and the observer verdict."""
     if not isinstance(text, str):
@@ -84,5 +104,7 @@ def scan(text: str, role: str = "user") -> SignalScan:
     salient = level is SignalLevel.HIGH or any(
         s.kind in BASE_CONFIDENCE and s.level >= SignalLevel.MEDIUM for s in signals
     )
+    if not salient and (density < MIN_DENSITY or len(window.strip()) <= MIN_CHARS):
+        salient = role == "user" and tells_own_change(window, signals)
     verdict = apply_filters(text, role, density, salient=salient)
     return SignalScan(tuple(signals), level, density, entities, verdict)

@@ -132,7 +132,11 @@ _PATTERNS: dict[SignalKind, tuple[_Row, ...]] = {
         (L, "went visited moved adopted married graduated attended joined finished", _SELF),
         (L, "started bought launched shipped deployed merged fixed painted", _SELF),
         (L, "traveled travelled celebrated won lost met", _SELF),
+        (L, "sold quit retired switched became passed divorced separated", _SELF),
         (L, "broke got", r"broke\s+up\b|got\s+(?:married|engaged|promoted|hired|fired)\b"),
+        (L, "got", r"got\s+(?:a|my|our)\s+(?:new|first)\b"),
+        (L, "had", r"had\s+(?:a|our|my)\s+(?:baby|son|daughter|kid|child)\b"),
+        (L, "turned", r"turned\s+\d{1,3}\b"),
     ),
     # Seed 004 density's "temporal signals" (English, plus seed 004's Turkish day words).
     SignalKind.TEMPORAL: (

@@ -229,6 +229,19 @@ def test_a_transition_closes_a_value_it_shares_a_word_with() -> None:
     assert claim_conflict(other, [mba], 0.5) is None
 
 
+def test_a_transition_naming_only_the_kind_closes_whichever_one_was_held() -> None:
+    panda = _holder("m1", Claim("ana", "possession:car", "old fiat panda"), T0)
+    assert isinstance(
+        claim_conflict(Claim("ana", "possession:car", "car", "ended"), [panda], 0.5), ClaimConflict
+    )
+    acme = _holder("m2", Claim("ana", "employer", "acme"), T0)
+    assert isinstance(
+        claim_conflict(Claim("ana", "employer", "job", "ended"), [acme], 0.5), ClaimConflict
+    )
+    phone = _holder("m3", Claim("ana", "possession:phone", "pixel"), T0)  # another kind
+    assert claim_conflict(Claim("ana", "possession:car", "car", "ended"), [phone], 0.5) is None
+
+
 @pytest.mark.parametrize(
     ("a", "b", "same"),
     [

@@ -17,6 +17,7 @@ from kgmem.ingest.observer import (
     observe_filter,
     xml_share,
 )
+from kgmem.ingest.scanner import scan
 
 
 def test_plain_informative_turn_is_kept() -> None:
@@ -119,10 +120,45 @@ def test_low_density_filler_is_skipped() -> None:
     assert "low_density" in verdict.reasons and not verdict.keep
 
 
-def test_salience_lifts_only_the_density_gate() -> None:
+def test_salience_lifts_the_density_gate_and_the_length_gate_of_a_sentence() -> None:
     assert apply_filters("I prefer tea over coffee", "user", 1.0, salient=True).keep
     assert not apply_filters("I prefer tea over coffee", "user", 1.0).keep
-    assert not apply_filters("ok", "user", 5.0, salient=True).keep
+    assert apply_filters("I'm 29.", "user", 0.0, salient=True).keep
+    assert not apply_filters("I'm 29.", "user", 0.0).keep
+    assert not apply_filters("ok", "user", 5.0, salient=True).keep  # one word is never a fact
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm 29.",
+        "I got engaged!",
+        "I sold my car.",
+        "I quit.",
+        "I switched to almond milk.",
+        "I am vegetarian now.",
+        "We had a baby girl!",
+        "I got a new job!",
+        "I retired last month.",
+        "I turned 30 yesterday.",
+        "I passed my driving test.",
+    ],
+)
+def test_a_short_change_of_ones_own_life_is_kept(text: str) -> None:
+    assert scan(text, "user").verdict.keep, scan(text, "user").verdict.reasons
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I think so, yes", "Sounds good to me.", "I know right", "ok thanks", "Did I sell my car?"],
+)
+def test_filler_and_questions_stay_filtered(text: str) -> None:
+    assert not scan(text, "user").verdict.keep
+
+
+def test_only_the_user_tells_their_own_changes() -> None:
+    # an assistant's "I" is not a life the memory keeps; its sparse turns stay filtered
+    assert not scan("I got engaged!", "assistant").verdict.keep
 
 
 def test_classified_but_sparse_turns_are_not_filler() -> None:
