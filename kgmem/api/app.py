@@ -164,8 +164,7 @@ def _announce_auth(settings: Settings, keyring: KeyRing) -> None:
 
 
 def _load_models(km: Kgmem) -> None:
-    km.embedder.embed_one("warm up")
-    km.nlp.pipeline()
+    km.load_models()
 
 
 def create_app(settings: Settings | None = None) -> Starlette:

@@ -207,6 +207,25 @@ def write_boxes(
     )
 
 
+async def search_claim_holders(
+    graph: GraphClient,
+    *,
+    namespace: str,
+    subjects: list[str],
+    family: str,
+    min_confidence: float,
+    limit: int,
+) -> list[Row]:
+    return await graph.run(
+        "search_claim_holders",
+        namespace=namespace,
+        subjects=subjects,
+        family=family,
+        min_confidence=min_confidence,
+        limit=limit,
+    )
+
+
 async def search_entity_memories(
     graph: GraphClient, *, namespace: str, names: list[str], query: str, hops: int, limit: int
 ) -> list[Row]:

@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from kgmem.taxonomy.question_prototypes import QUESTION_PROTOTYPES
 from kgmem.taxonomy.slot_prototypes import ENDED, NONE, PROTOTYPES
 from kgmem.taxonomy.slots import Polarity, Slot
 
@@ -68,10 +69,13 @@ def parse_label(key: str) -> Label:
     return Label(Slot(name), Polarity.ENDED if key.endswith(ENDED) else Polarity.HOLDS)
 
 
-def build_table(embed: Callable[[list[str]], Sequence[Sequence[float]]]) -> PrototypeTable:
+def build_table(
+    embed: Callable[[list[str]], Sequence[Sequence[float]]],
+    prototypes: Mapping[str, Sequence[str]] = PROTOTYPES,
+) -> PrototypeTable:
     labels: list[Label] = []
     texts: list[str] = []
-    for key, phrasings in PROTOTYPES.items():
+    for key, phrasings in prototypes.items():
         label = parse_label(key)
         labels += [label] * len(phrasings)
         texts += list(phrasings)
@@ -115,17 +119,25 @@ def _unit_rows(m: np.ndarray) -> np.ndarray:
     return m / np.where(norms == 0, 1.0, norms)
 
 
-_TABLES: weakref.WeakKeyDictionary[object, PrototypeTable] = weakref.WeakKeyDictionary()
+# the statement table (memories) and the question table (recall's claim channel)
+_KINDS: dict[str, Mapping[str, Sequence[str]]] = {
+    "statement": PROTOTYPES,
+    "question": QUESTION_PROTOTYPES,
+}
+_TABLES: weakref.WeakKeyDictionary[object, dict[str, PrototypeTable]] = weakref.WeakKeyDictionary()
 _LOCK = threading.Lock()
 
 
 def prototype_table(
-    owner: object, embed: Callable[[list[str]], Sequence[Sequence[float]]]
+    owner: object,
+    embed: Callable[[list[str]], Sequence[Sequence[float]]],
+    kind: str = "statement",
 ) -> PrototypeTable:
-    """The table for ``owner`` (an embedder), built with ``embed`` on first use and kept."""
+    """The ``kind`` table for ``owner`` (an embedder), built with ``embed`` on first use, kept."""
     with _LOCK:
-        table = _TABLES.get(owner)
+        tables = _TABLES.setdefault(owner, {})
+        table = tables.get(kind)
         if table is None:
-            table = build_table(embed)
-            _TABLES[owner] = table
+            table = build_table(embed, _KINDS[kind])
+            tables[kind] = table
         return table

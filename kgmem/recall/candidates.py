@@ -66,6 +66,7 @@ class Candidate:
     rrf_score: float = 0.0
     co_activation: int = 0
     matched_entities: tuple[str, ...] = ()  # the query entities this memory mentions
+    holds_asked_slot: bool = False  # the claim channel found it: it holds the slot asked about
 
     @property
     def entity_matches(self) -> int:

@@ -25,6 +25,7 @@ from kgmem.ml.embedder import Embedder
 from kgmem.ml.nlp import Nlp
 from kgmem.recall.candidates import Candidate, Scored
 from kgmem.recall.channels import StageClock, collect, pool_size, run_channels
+from kgmem.recall.claim_channel import claim_search, query_slot, table_for
 from kgmem.recall.diversity import (
     centroid,
     gate_confidence,
@@ -115,6 +116,13 @@ async def recall(
     ev, rankings, qvec, q_entities = await run_channels(
         graph, embedder, nlp, req, subs, run, turns=matches
     )
+    if "claim" in req.channels:
+        guess = query_slot(qvec, table_for(embedder))
+        if guess is not None:  # a question about an attribute: who holds it now
+            rows = await claim_search(graph, req.namespace, q_entities, guess)
+            run.queries.append("search_claim_holders")
+            collect(ev, rankings, "claim", rows, "claim")
+            run.tick("claim")
     if profile.feedback:
         await refine(graph, req, profile, ev, rankings, run)
     hyde: list[str] = []

@@ -95,6 +95,7 @@ def to_candidate(
         rrf_score=rrf_score,
         co_activation=co,
         matched_entities=tuple(sorted(query_entities & set(entities))),
+        holds_asked_slot="claim" in ev.ranks,
     )
 
 

@@ -137,7 +137,7 @@ def classify_intent(query: str) -> Intent:
 # with all five channels for every question (a conversation's speakers are hubs whose thousands of
 # mentions tie, so the entity list is mostly an id tie-break), and they were a third of a
 # recall's CPU (benchmarks/RESULTS.md, session 10).
-HYBRID = ("vector", "fulltext", "episode")
+HYBRID = ("vector", "fulltext", "episode", "claim")
 GRAPH = (*HYBRID, "entity", "activation")
 
 

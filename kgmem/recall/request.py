@@ -23,7 +23,7 @@ from kgmem.taxonomy.parsing import parse_enum
 from kgmem.validation import check_limit, check_namespace, check_text
 
 MAX_QUERY_CHARS = 2048
-CHANNELS = ("vector", "fulltext", "episode", "entity", "activation")
+CHANNELS = ("vector", "fulltext", "episode", "claim", "entity", "activation")
 ACTIVATIONS = ("spreading", "pagerank")
 
 

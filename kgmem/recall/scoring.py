@@ -38,6 +38,10 @@ from kgmem.recall.profiles import PRIOR_FACTORS, RELEVANCE_FACTORS, Profile
 # --- seed constants ----------------------------------------------------------------------------
 ENTITY_BOOST = 0.10  # seed 004: +0.1 per matching entity
 EPISODE_BOOST = 0.15  # seed 004: +0.15 for a same-session episode
+# A question that asks for an attribute ("How old is Ana?") and a live memory that holds that
+# slot for the subject asked about: as much relevance as a same-session episode, since "old"
+# matches "an old Fiat Panda" better than "Ana is 29" in words (recall/claim_channel.py).
+CLAIM_BOOST = 0.15
 # Seed 004 gives pairs co-activated >= 3 times +0.05 on a composite of about 0.5; co-activation
 # is made by recalls themselves, so it is a bounded multiplier here, not added relevance.
 COACTIVATION_BOOST = 1.05
@@ -81,7 +85,7 @@ PRIOR_SPAN = 0.2
 # The whole modifier (priors and every multiplier) stays in this band: a memory more than
 # MODIFIER_BAND[1] / MODIFIER_BAND[0] = 1.5 times as relevant as another always ranks above it.
 MODIFIER_BAND = (0.8, 1.2)
-ADDITIVE_BOOSTS = ("entity_boost", "episode_boost")
+ADDITIVE_BOOSTS = ("entity_boost", "episode_boost", "claim_boost")
 RECALL_FACTORS = ("recency", "retention", "act_r")  # the priors a recall's touch changes
 MULTIPLIERS = (
     "coactivation_boost",
@@ -213,8 +217,13 @@ def _composite(
     counts = {
         "entity_boost": _entity_units(c, n),
         "episode_boost": 1.0 if same_session else 0.0,
+        "claim_boost": 1.0 if c.holds_asked_slot else 0.0,
     }
-    per_unit = {"entity_boost": ENTITY_BOOST, "episode_boost": EPISODE_BOOST}
+    per_unit = {
+        "entity_boost": ENTITY_BOOST,
+        "episode_boost": EPISODE_BOOST,
+        "claim_boost": CLAIM_BOOST,
+    }
     contributions: dict[str, float] = {}
     rel_total = math.fsum(profile.weight(f) for f in RELEVANCE_FACTORS)
     for f in RELEVANCE_FACTORS:

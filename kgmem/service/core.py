@@ -1,7 +1,8 @@
 """The service's core: construction, connection and the shared argument checks of every concern.
 
 Contract. :class:`ServiceCore` holds the settings, the graph gateway and the lazily-loaded models
-(embedder, spaCy, the LLM client) and the ingestor built on them; constructing it does no I/O.
+(embedder, spaCy, the LLM client) and the ingestor built on them; constructing it does no I/O
+(``load_models`` loads the models up front).
 ``open``/``close`` (or ``async with``) connect and disconnect the graph client. ``_ns`` resolves
 a namespace argument (``None`` → the setting; ``""`` is refused) and checks it;
 :func:`check_id` checks an id argument. The concern mixins of :mod:`kgmem.service` build on
@@ -18,6 +19,7 @@ from kgmem.ingest.ingestor import Ingestor
 from kgmem.ml.embedder import Embedder
 from kgmem.ml.llm import LLMClient
 from kgmem.ml.nlp import Nlp
+from kgmem.recall.claim_channel import table_for
 from kgmem.settings import Settings
 from kgmem.validation import check_namespace, check_text
 
@@ -45,6 +47,12 @@ class ServiceCore:
         self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
     ) -> None:
         await self.close()
+
+    def load_models(self) -> None:
+        """Load the models a request would otherwise load on first use (blocking: seconds)."""
+        self.embedder.embed_one("warm up")
+        self.nlp.pipeline()
+        table_for(self.embedder)  # the claim channel's question table
 
     def _ns(self, namespace: str | None) -> str:
         # Only None means "the setting": an empty name is a mistake to refuse, not the default.

@@ -123,14 +123,21 @@ def test_the_intent_picks_the_channels_a_request_leaves_open(
     arun(km.observe(OSKAR, namespace=namespace, flush=True))
     factual = arun(km.recall("Which instrument does Oskar play?", namespace=namespace, dry=True))
     assert factual.xray.intent == "factual"
-    assert factual.xray.channels == ("vector", "fulltext", "episode")
+    assert factual.xray.channels == ("vector", "fulltext", "episode", "claim")
     assert "search_entity_memories" not in factual.xray.queries_run
     assert "search_memory_activation" not in factual.xray.queries_run
     found = {c.channel for h in factual.hits for c in h.channels}
-    assert found <= {"vector", "fulltext", "episode"}
+    assert found <= {"vector", "fulltext", "episode", "claim"}
     profile = arun(km.recall("Who is Oskar Lindqvist?", namespace=namespace, dry=True))
     assert profile.xray.intent == "entity_profile"
-    assert profile.xray.channels == ("vector", "fulltext", "episode", "entity", "activation")
+    assert profile.xray.channels == (
+        "vector",
+        "fulltext",
+        "episode",
+        "claim",
+        "entity",
+        "activation",
+    )
     assert "search_entity_memories" in profile.xray.queries_run
     assert any(c.channel == "entity" for h in profile.hits for c in h.channels)
     named = arun(

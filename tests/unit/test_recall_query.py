@@ -127,7 +127,7 @@ def test_each_intent_searches_its_primary_methods_channels() -> None:
     for intent, strategy in STRATEGIES.items():
         assert set(strategy.channels) <= set(CHANNELS), intent
         if strategy.primary in {"hybrid", "hybrid_filter"}:
-            assert strategy.channels == HYBRID == ("vector", "fulltext", "episode"), intent
+            assert strategy.channels == HYBRID == ("vector", "fulltext", "episode", "claim"), intent
         else:
             assert strategy.channels == GRAPH, intent
     assert set(GRAPH) == set(CHANNELS)

@@ -13,3 +13,4 @@ CREATE INDEX trace_namespace IF NOT EXISTS FOR (n:Trace) ON (n.namespace, n.last
 CREATE INDEX status_change_namespace_memory IF NOT EXISTS FOR (n:StatusChange) ON (n.namespace, n.memory_id);
 // Claims: the current value of a subject's slot and its history are one indexed read.
 CREATE INDEX memory_claim IF NOT EXISTS FOR (n:Memory) ON (n.namespace, n.claim_subject, n.claim_family);
+CREATE INDEX memory_claim_family IF NOT EXISTS FOR (n:Memory) ON (n.namespace, n.claim_family);

@@ -1,0 +1,75 @@
+"""Recall's claim channel on the real embedder and Neo4j: a question about an attribute reads its
+slot from the question prototypes and finds who holds the slot now; a question about an event
+reads no slot; a superseded value is never lifted by the channel."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import pytest
+
+from kgmem.ml.embedder import Embedder
+from kgmem.recall.claim_channel import query_slot, table_for
+from kgmem.records import Turn
+from kgmem.service import Kgmem
+from kgmem.settings import Settings
+from kgmem.taxonomy.slots import Slot
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Embedder:
+    return Embedder(Settings())
+
+
+@pytest.mark.parametrize(
+    ("question", "slot"),
+    [
+        ("How old is Ana?", Slot.AGE),
+        ("Where does Jon live?", Slot.RESIDENCE),
+        ("What car does Ana drive?", Slot.POSSESSION),
+        ("What pets does Melanie have?", Slot.PET),
+        ("What languages does Tim speak?", Slot.LANGUAGE),
+        ("How much have I set aside for the wedding?", Slot.BUDGET),
+    ],
+)
+def test_a_question_about_an_attribute_reads_its_slot(
+    embedder: Embedder, question: str, slot: Slot
+) -> None:
+    guess = query_slot(embedder.embed_query([question])[0], table_for(embedder))
+    assert guess is not None and guess.slot is slot, guess
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "When did Caroline go to the support group?",
+        "What did Jon say about the movie?",
+        "Why did Ana leave the party early?",
+        "How did Maya feel after the race?",
+    ],
+)
+def test_a_question_about_an_event_reads_no_slot(embedder: Embedder, question: str) -> None:
+    assert query_slot(embedder.embed_query([question])[0], table_for(embedder)) is None
+
+
+def _turn(text: str, turn_id: str, at: str) -> Turn:
+    return Turn(text, speaker="Ana", turn_id=turn_id, at=datetime.fromisoformat(at))
+
+
+ANA = [
+    _turn("I'm 28 and I live in Porto.", "1", "2024-01-05T10:00:00+00:00"),
+    _turn("I drive an old Fiat Panda to work.", "2", "2024-01-05T10:01:00+00:00"),
+    _turn("I'm 29.", "3", "2025-01-06T09:00:00+00:00"),
+]
+
+
+def test_the_channel_ranks_the_current_holder_first(km: Kgmem, arun: Any, namespace: str) -> None:
+    arun(km.observe(ANA, namespace=namespace, flush=True))
+    result = arun(km.recall("How old is Ana?", namespace=namespace, dry=True))
+    assert "search_claim_holders" in result.xray.queries_run
+    assert result.hits[0].content == "Ana is 29.", [h.content for h in result.hits]
+    claim_hits = [h.content for h in result.hits if any(c.channel == "claim" for c in h.channels)]
+    assert claim_hits == ["Ana is 29."]  # the superseded "28" is not read by the channel
+    event = arun(km.recall("Why did Ana leave the party early?", namespace=namespace, dry=True))
+    assert "search_claim_holders" not in event.xray.queries_run
