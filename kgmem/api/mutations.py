@@ -159,7 +159,10 @@ class Mutation:
     async def unpin(self, info: Info, id: strawberry.ID, namespace: str | None = None) -> PinResult:
         return await attempt(lambda: _pin(info.context, id, False, namespace))
 
-    @mutation(description="Forget a memory: soft (status deleted, audited) or hard (removed now).")
+    @mutation(
+        description="Forget a memory: soft (status deleted, audited, kept until the purge) or "
+        "hard (erased now with everything derived from it that would reveal it)."
+    )
     async def forget(
         self,
         info: Info,
@@ -186,6 +189,9 @@ class Mutation:
                 status=None if hard else str(row.get("new")),
                 episodes_deleted=int(row.get("episodes") or 0),
                 audit_records_deleted=int(row.get("changes") or 0),
+                memories_erased=int(row.get("memories") or 0),
+                entities_deleted=int(row.get("entities_deleted") or 0),
+                episodes_redacted=int(row.get("episodes_redacted") or 0),
             )
 
         return await attempt(run)

@@ -169,6 +169,13 @@ class Forgotten:
     status: str | None = strawberry.field(description="deleted (soft), or null (hard).")
     episodes_deleted: int
     audit_records_deleted: int
+    memories_erased: int = strawberry.field(
+        description="Hard: the memory, those merged into it and those built from it."
+    )
+    entities_deleted: int = strawberry.field(description="Hard: entities only they mentioned.")
+    episodes_redacted: int = strawberry.field(
+        description="Hard: turns that also yielded a memory that stays, kept with no text."
+    )
 
 
 @strawberry.type

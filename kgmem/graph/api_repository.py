@@ -1,11 +1,11 @@
 """Gateway functions for the API's reads and writes: one per catalog query, named like it.
 
 These serve the GraphQL service (browsing, paging, per-request batch loads, pin, feedback,
-forget, conflict resolution) through ``kgmem.service.Kgmem``. Like ``repository``, each function
-names its query, passes exactly the parameters the query declares, and returns plain dicts; the
-namespace is a required argument of every one. Batch loaders take a list of ids and return rows
-keyed by the id they belong to, so a nested GraphQL request costs one query per field, not one
-per parent.
+conflict resolution; hard forget has ``erasure_repository``) through ``kgmem.service.Kgmem``.
+Like ``repository``, each function names its query, passes exactly the parameters the query
+declares, and returns plain dicts; the namespace is a required argument of every one. Batch
+loaders take a list of ids and return rows keyed by the id they belong to, so a nested GraphQL
+request costs one query per field, not one per parent.
 """
 
 from __future__ import annotations
@@ -159,11 +159,6 @@ async def set_memory_utility(
         now=now,
     )
     return bool(rows)
-
-
-async def delete_memory(graph: GraphClient, *, namespace: str, memory_id: str) -> Row | None:
-    rows = await graph.run("delete_memory", namespace=namespace, id=memory_id)
-    return rows[0] if rows else None
 
 
 async def supersede_memory(

@@ -3,22 +3,25 @@
 Contract. ``set_status`` moves a memory along the allowed transitions with an audit record;
 ``pin`` exempts a memory from decay and demotion; ``feedback`` applies seed 004's utility update
 with compare-and-set retries (no feedback lost to a concurrent one); ``forget`` is soft (status
-``deleted``) or hard (removed now); ``correct`` remembers a correction that supersedes the named
-memory; ``resolve_conflict`` settles a contradiction the ``ask`` strategy kept open. A memory
-that is not there raises ``NotFound``.
+``deleted``, all kept until the purge) or hard (an erasure, now, of the memory and everything
+derived from it that would reveal it, in one transaction); ``correct`` remembers a correction
+that supersedes the named memory; ``resolve_conflict`` settles a contradiction the ``ask``
+strategy kept open. A memory that is not there raises ``NotFound``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from datetime import UTC, datetime
 from typing import Any
 
 from kgmem.errors import ConcurrentWrite, InvalidInput, NotFound
-from kgmem.graph import api_repository, repository
+from kgmem.graph import api_repository, erasure_repository, hub_names, repository
 from kgmem.graph.client import Row
 from kgmem.ingest.episodes import as_utc
 from kgmem.ingest.normalize import content_hash
+from kgmem.lifecycle.erasure import ErasureScope, renames
 from kgmem.lifecycle.strength import UTILITY_PRIOR, utility_update
 from kgmem.records import WriteReceipt
 from kgmem.service.browse import BrowseOps
@@ -120,9 +123,10 @@ class CurationOps(IngestOps, BrowseOps):
         namespace: str | None = None,
         actor: str = "user",
     ) -> Row:
-        """Soft: status ``deleted`` with an audit record (purged later by the lifecycle job).
-        Hard: the memory, its edges, its audit records and the episodes only it came from are
-        removed now (entity mention counts drop)."""
+        """Soft: status ``deleted`` with an audit record; everything is kept until the lifecycle
+        job purges it. Hard: an erasure, now, of the memory and of everything derived from it
+        that would tell what it said (:meth:`_erase`); ``reason`` is not stored then (it may
+        quote the memory), the record says only that the memory was erased."""
         ns = self._ns(namespace)
         mid = check_id(memory_id)
         if not hard:
@@ -130,10 +134,37 @@ class CurationOps(IngestOps, BrowseOps):
                 mid, "deleted", reason=reason, namespace=ns, actor=actor
             )
             return {"memory_id": mid, "hard": False, **changed}
-        row = await api_repository.delete_memory(self.graph, namespace=ns, memory_id=mid)
+        return {"memory_id": mid, "hard": True, **await self._erase(mid, ns, actor)}
+
+    async def _erase(self, memory_id: str, ns: str, actor: str) -> dict[str, int]:
+        """Erase one memory in one transaction: with it go the memories merged into it and
+        those built from it (theme, category summary, session snapshot; a theme's other
+        members get their status back), the entities only they mention, their mentions,
+        relation evidence and entity profiles, box and trace topics no remaining member says,
+        their topics, the episodes only they came from (a turn that also yielded a memory that
+        stays keeps its place with its text redacted), their audit records and any other
+        record's reference to them. What is left: one record per erased memory, naming its id.
+        """
+        row = await erasure_repository.find_erasure_scope(
+            self.graph, namespace=ns, memory_id=memory_id
+        )
         if row is None:
             raise NotFound(f"no memory {memory_id!r} in namespace {ns!r}")
-        return {"memory_id": mid, "hard": True, **row}
+        scope = ErasureScope.of(memory_id, row)
+        names = renames(scope)
+        fresh = [n for n in names if n.renamed]
+        vectors = await asyncio.to_thread(self.embedder.embed, [n.name for n in fresh])
+        embeddings = {n.id: v for n, v in zip(fresh, vectors, strict=True)}
+        steps = erasure_repository.erasure_steps(
+            namespace=ns,
+            ids=list(scope.ids),
+            renames=[{**n.params(), "embedding": embeddings.get(n.id)} for n in names],
+            actor=actor,
+            now=datetime.now(UTC),
+        )
+        counts = erasure_repository.erasure_counts(await self.graph.write_batch(steps))
+        hub_names.forget(self.graph, ns)  # a hub name may have been the erased memory's
+        return counts
 
     async def correct(
         self,

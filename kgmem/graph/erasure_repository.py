@@ -1,0 +1,64 @@
+"""Gateway functions for hard forget: the scope read and the steps of its one write transaction.
+
+Like ``repository``, each function names its catalog query and passes exactly the parameters it
+declares, namespace first. ``find_erasure_scope`` is a read; :func:`erasure_steps` builds the
+``Step``\\ s the service runs together in one ``write_batch`` (all land or none do), in the order
+they must run: every step reads the erased memories' edges, so the memories themselves go last.
+:func:`erasure_counts` reads the counts of a forget from the steps' rows.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from kgmem.graph import repository
+from kgmem.graph.client import GraphClient, Row, Step
+
+# Where each count of a hard forget comes from: (step index, column) by name.
+_COUNTS: dict[str, tuple[int, str]] = {
+    "entities_deleted": (0, "deleted"),
+    "entities_renamed": (0, "renamed"),
+    "relations_deleted": (0, "unrelated"),
+    "boxes_changed": (1, "boxes"),
+    "topics_deleted": (2, "topics"),
+    "episodes": (3, "deleted"),
+    "episodes_redacted": (3, "redacted"),
+    "changes": (4, "deleted"),
+    "changes_rewritten": (4, "rewritten"),
+    "restored": (5, "restored"),
+    "memories": (6, "memories"),
+}
+
+
+async def find_erasure_scope(graph: GraphClient, *, namespace: str, memory_id: str) -> Row | None:
+    rows = await graph.run("find_erasure_scope", namespace=namespace, id=memory_id)
+    return rows[0] if rows else None
+
+
+def erasure_steps(
+    *, namespace: str, ids: list[str], renames: list[Row], actor: str, now: datetime
+) -> list[Step]:
+    """The write steps of one hard forget of ``ids``; ``renames``: the entities that stay under
+    other names (id, name, normalized_name, first_token, aliases, aliases_norm, embedding)."""
+    return [
+        Step("erase_memory_entities", {"namespace": namespace, "ids": ids, "renames": renames}),
+        Step("erase_memory_boxes", {"namespace": namespace, "ids": ids}),
+        Step("erase_memory_topics", {"namespace": namespace, "ids": ids}),
+        Step("erase_memory_episodes", {"namespace": namespace, "ids": ids, "now": now}),
+        Step("erase_memory_audit", {"namespace": namespace, "ids": ids}),
+        Step(
+            "restore_theme_members",
+            {"namespace": namespace, "ids": ids, "actor": actor, "now": now},
+        ),
+        Step("erase_memories", {"namespace": namespace, "ids": ids, "actor": actor, "now": now}),
+        repository.bump_namespace(namespace=namespace, now=now),
+    ]
+
+
+def erasure_counts(results: list[list[Row]]) -> dict[str, int]:
+    """The counts of a hard forget, from its steps' rows."""
+    out: dict[str, int] = {}
+    for key, (step, column) in _COUNTS.items():
+        rows = results[step]
+        out[key] = int(rows[0].get(column) or 0) if rows else 0
+    return out
