@@ -13,7 +13,10 @@ before the forget must find the words (the test cannot pass on an empty store).
 from __future__ import annotations
 
 import json
+import math
+import random
 import re
+import uuid
 from collections.abc import Iterable
 from dataclasses import asdict, is_dataclass
 from datetime import UTC, datetime, timedelta
@@ -25,7 +28,8 @@ import pytest
 
 from kgmem.api import create_app
 from kgmem.errors import NotFound
-from kgmem.graph import transfer_repository
+from kgmem.graph import repository, transfer_repository
+from kgmem.ingest.normalize import content_hash
 from kgmem.records import Turn
 from kgmem.service import Kgmem
 
@@ -45,6 +49,12 @@ TURNS = (
     "Tom Baker plays chess every Sunday at the Porto club.",
     "Marta Silva and Tom Baker cook dinner together on Fridays.",
     "Tom Baker works as a nurse at the Porto hospital.",
+    "Marta Silva grows tomatoes in her garden in Braga.",
+    "Tom Baker drives a blue van to work.",
+    "Marta Silva speaks four languages fluently.",
+    "Tom Baker was born in Leeds in 1988.",
+    "Marta Silva has a cat named Pimenta.",
+    "Tom Baker reads detective novels before bed.",
 )
 QUERIES = (
     "Who owns a red kayak called Seabird?",
@@ -185,13 +195,13 @@ def test_hard_forget_leaves_nothing_to_rebuild_the_sentence_from(
         Turn(text, speaker="Lena", session_id="s1", at=T0 + timedelta(minutes=i), turn_id=f"t{i}")
         for i, text in enumerate(TURNS)
     ]
+    arun(km.remember(CANOE, namespace=ns, now=T0 - timedelta(minutes=1)))
     arun(km.observe(turns, namespace=ns, flush=True, now=T0 + timedelta(minutes=10)))
-    arun(km.remember(CANOE, namespace=ns, now=T0 + timedelta(minutes=11)))
     rows = arun(km.memory_page(namespace=ns, limit=100))
     kayak, canoe = by_text(rows, "Seabird"), by_text(rows, "Wavelet")
+    arun(km.consolidate(ns, now=T0 + timedelta(minutes=30)))
     fix = arun(km.correct(canoe, "Tom Baker sold his old bicycle.", namespace=ns))
     assert fix.action == "superseded" and fix.memory_id
-    arun(km.consolidate(ns, now=T0 + timedelta(minutes=30)))
     for q in QUERIES:  # access traces: counts, co-activation
         arun(km.recall(q, namespace=ns))
 
@@ -199,6 +209,10 @@ def test_hard_forget_leaves_nothing_to_rebuild_the_sentence_from(
     before |= arun(graphql(km, ns))
     for surface in ("entities", "boxes", "export", "raw nodes", "graphql 1"):
         assert "seabird" in leaked(before[surface], MUST_VANISH), surface
+    # consolidation built from the forgotten memories: a category summary, Tom Baker's profile
+    assert "category_summary" in before["raw nodes"]
+    tom_before = arun(km.get_entity(name="Tom Baker", namespace=ns))
+    assert tom_before is not None and "Wavelet" in (tom_before["summary"] or "")
 
     gone = arun(km.forget(kayak, hard=True, reason="Priya asked", namespace=ns))
     assert gone["hard"] is True
@@ -250,3 +264,115 @@ def test_soft_forget_keeps_everything_until_the_purge(km: Kgmem, namespace: str,
     assert [(h["old"], h["new"], h["reason"]) for h in history] == [
         ("active", "deleted", "not now")
     ]
+
+
+def raw_scan(km: Kgmem, ns: str, arun: Any) -> str:
+    """Every property of every node and relationship of the namespace, as text."""
+    nodes = arun(
+        transfer_repository.find_export_nodes(km.graph, namespace=ns, after="", limit=10**6)
+    )
+    edges = arun(
+        transfer_repository.find_export_edges(km.graph, namespace=ns, after="", limit=10**6)
+    )
+    return dump([nodes, edges])
+
+
+def test_an_entity_another_memory_keeps_loses_the_names_only_the_forgotten_one_said(
+    km: Kgmem, namespace: str, arun: Any
+) -> None:
+    ns = namespace
+    arun(km.observe([Turn(KAYAK, session_id="s1", at=T0)], namespace=ns, flush=True, now=T0))
+    arun(km.remember("Marta told Priya about the Seabird regatta.", namespace=ns))
+    priya = arun(km.get_entity(name="Priya", namespace=ns))
+    assert priya is not None and priya["name"] == "Priya Nair"  # resolved by first name
+    (kayak,) = [r["id"] for r in arun(km.memory_page(namespace=ns)) if "kayak" in r["content"]]
+    out = arun(km.forget(kayak, hard=True, namespace=ns))
+    assert out["entities_renamed"] >= 1
+    kept = arun(km.get_entity(name="Priya", namespace=ns))
+    assert kept is not None and kept["id"] == priya["id"]
+    assert (kept["name"], kept["normalized_name"], kept["aliases"]) == ("Priya", "priya", ["Priya"])
+    assert arun(km.get_entity(name="Priya Nair", namespace=ns)) is None
+    assert not words(raw_scan(km, ns, arun)) & {"nair", "kayak", "red", "owns"}
+
+
+DIM = 384
+
+
+def _unit(v: list[float]) -> list[float]:
+    n = math.sqrt(sum(x * x for x in v))
+    return [x / n for x in v]
+
+
+def _direction(seed: int) -> list[float]:
+    rnd = random.Random(seed)
+    return _unit([rnd.gauss(0, 1) for _ in range(DIM)])
+
+
+def _at_cosine(v: list[float], cosine: float, seed: int) -> list[float]:
+    """A unit vector at exactly ``cosine`` to unit vector ``v``."""
+    u = _direction(seed)
+    d = sum(a * b for a, b in zip(u, v, strict=True))
+    w = _unit([a - d * b for a, b in zip(u, v, strict=True)])
+    s = math.sqrt(1 - cosine * cosine)
+    return [cosine * a + s * b for a, b in zip(v, w, strict=True)]
+
+
+def _plant(km: Kgmem, arun: Any, ns: str, text: str, embedding: list[float], at: datetime) -> str:
+    """A stored memory mentioning Alice, written straight to the graph (its embedding chosen)."""
+    mid = str(uuid.uuid4())
+    props = {
+        **{"id": mid, "content": text, "content_hash": content_hash(text), "category": "fact"},
+        **{"kind": "note", "type": "fact", "tier": "episodic", "status": "active"},
+        **{"lifecycle_state": "active", "verification_state": "user_confirmed"},
+        **{"importance": 0.5, "confidence": 0.8, "source": "human", "utility": 0.5},
+        **{"stability": 1.0, "access_count": 0, "repetition_count": 1, "tags": []},
+        **{"created_at": at, "last_accessed": at, "modified_at": at, "recorded_at": at},
+        **{"pinned": False, "immutable": False, "flashbulb": False, "embedding": embedding},
+    }
+    eid = f"{ns}:alice:person"
+    entity: dict[str, Any] = {"id": eid, "name": "Alice", "normalized_name": "alice"}
+    entity |= {"type": "person"}
+    entity |= {"first_token": "alice", "at": at, "embedding": None}
+    mention: dict[str, Any] = {"memory_id": mid, "entity_id": eid, "confidence": 0.9, "at": at}
+    mention |= {"surface": "Alice", "resolved_by": "new"}
+    memory = {"key": 0, "props": props, "episode_ids": []}
+    arun(
+        km.graph.write_batch(
+            [
+                repository.create_memories(namespace=ns, memories=[memory]),
+                repository.merge_entities(namespace=ns, entities=[entity], mentions=[mention]),
+            ]
+        )
+    )
+    return mid
+
+
+def test_hard_forget_of_a_theme_member_erases_the_theme_and_gives_the_rest_back(
+    km: Kgmem, namespace: str, arun: Any
+) -> None:
+    ns = namespace
+    texts = [
+        "Alice booked flight AA100 to Paris.",
+        "Alice has seat 12C on the Paris flight.",
+        "Alice's Paris flight leaves at 9am.",
+        "Alice's flight to Paris departs from JFK.",
+        "Alice paid 420 dollars for the Paris flight.",
+    ]
+    v = _direction(11)
+    members = [
+        _plant(km, arun, ns, t, _at_cosine(v, 0.975, 20 + i), T0 - timedelta(days=5 - i))
+        for i, t in enumerate(texts)
+    ]
+    report = arun(km.consolidate(ns, steps=["redundancy"], now=T0))
+    assert report.step("redundancy").changes == {"themes": 1, "merged": 5}
+    assert "dollars" in words(raw_scan(km, ns, arun))
+    out = arun(km.forget(members[-1], hard=True, namespace=ns))
+    assert (out["memories"], out["restored"]) == (2, 4)  # the member and its theme; 4 back
+    for mid in members[:-1]:
+        row = arun(km.get_memory(mid, namespace=ns))
+        assert row is not None and row["status"] == "active"
+    scan = raw_scan(km, ns, arun)
+    assert not words(scan) & {"dollars", "paid"}
+    assert re.search(r"(?<![\w.])420(?![\w.])", scan) is None  # not a digit run of a vector
+    alice = arun(km.get_entity(name="Alice", namespace=ns))
+    assert alice is not None and alice["mention_count"] == 4
