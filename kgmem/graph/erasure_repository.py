@@ -35,23 +35,52 @@ async def find_erasure_scope(graph: GraphClient, *, namespace: str, memory_id: s
     return rows[0] if rows else None
 
 
+def erase_memory_entities(*, namespace: str, ids: list[str], renames: list[Row]) -> Step:
+    return Step("erase_memory_entities", {"namespace": namespace, "ids": ids, "renames": renames})
+
+
+def erase_memory_boxes(*, namespace: str, ids: list[str]) -> Step:
+    return Step("erase_memory_boxes", {"namespace": namespace, "ids": ids})
+
+
+def erase_memory_topics(*, namespace: str, ids: list[str]) -> Step:
+    return Step("erase_memory_topics", {"namespace": namespace, "ids": ids})
+
+
+def erase_memory_episodes(*, namespace: str, ids: list[str], now: datetime) -> Step:
+    return Step("erase_memory_episodes", {"namespace": namespace, "ids": ids, "now": now})
+
+
+def erase_memory_audit(*, namespace: str, ids: list[str]) -> Step:
+    return Step("erase_memory_audit", {"namespace": namespace, "ids": ids})
+
+
+def restore_theme_members(*, namespace: str, ids: list[str], actor: str, now: datetime) -> Step:
+    return Step(
+        "restore_theme_members", {"namespace": namespace, "ids": ids, "actor": actor, "now": now}
+    )
+
+
+def erase_memories(*, namespace: str, ids: list[str], actor: str, now: datetime) -> Step:
+    return Step("erase_memories", {"namespace": namespace, "ids": ids, "actor": actor, "now": now})
+
+
 def erasure_steps(
     *, namespace: str, ids: list[str], renames: list[Row], actor: str, now: datetime
 ) -> list[Step]:
-    """The write steps of one hard forget of ``ids``; ``renames``: the entities that stay under
-    other names (id, name, normalized_name, first_token, aliases, aliases_norm, embedding)."""
+    """The write steps of one hard forget of ``ids``, in the order they must run; ``renames``:
+    the entities that stay under other names (id, name, normalized_name, first_token, aliases,
+    aliases_norm, embedding)."""
+    ns = namespace
     return [
-        Step("erase_memory_entities", {"namespace": namespace, "ids": ids, "renames": renames}),
-        Step("erase_memory_boxes", {"namespace": namespace, "ids": ids}),
-        Step("erase_memory_topics", {"namespace": namespace, "ids": ids}),
-        Step("erase_memory_episodes", {"namespace": namespace, "ids": ids, "now": now}),
-        Step("erase_memory_audit", {"namespace": namespace, "ids": ids}),
-        Step(
-            "restore_theme_members",
-            {"namespace": namespace, "ids": ids, "actor": actor, "now": now},
-        ),
-        Step("erase_memories", {"namespace": namespace, "ids": ids, "actor": actor, "now": now}),
-        repository.bump_namespace(namespace=namespace, now=now),
+        erase_memory_entities(namespace=ns, ids=ids, renames=renames),
+        erase_memory_boxes(namespace=ns, ids=ids),
+        erase_memory_topics(namespace=ns, ids=ids),
+        erase_memory_episodes(namespace=ns, ids=ids, now=now),
+        erase_memory_audit(namespace=ns, ids=ids),
+        restore_theme_members(namespace=ns, ids=ids, actor=actor, now=now),
+        erase_memories(namespace=ns, ids=ids, actor=actor, now=now),
+        repository.bump_namespace(namespace=ns, now=now),
     ]
 
 

@@ -222,7 +222,8 @@ FORGET = """
 mutation($id: ID!, $hard: Boolean!, $ns: String) {
   forget(id: $id, hard: $hard, reason: "asked to", namespace: $ns) {
     __typename
-    ... on Forgotten { memoryId hard status episodesDeleted auditRecordsDeleted }
+    ... on Forgotten { memoryId hard status episodesDeleted auditRecordsDeleted memoriesErased
+                       entitiesDeleted episodesRedacted }
     ... on Rejected { code reason }
   }
 }"""
@@ -247,12 +248,16 @@ def test_forget_hard_removes_the_memory_and_its_own_episodes(api: Api, namespace
     out = api.ok(FORGET, {"id": gone, "hard": True, "ns": namespace})["forget"]
     assert out["__typename"] == "Forgotten" and out["hard"] and out["status"] is None
     assert out["episodesDeleted"] == 1 and out["auditRecordsDeleted"] == 1
+    assert (out["memoriesErased"], out["episodesRedacted"]) == (1, 0)
+    assert out["entitiesDeleted"] >= 1  # Tom: only the forgotten memory mentioned him
     assert memory(api, namespace, gone) is None
     assert memory(api, namespace, keep) is not None
     after = api.stats(namespace)
     assert after["labels"]["Memory"] == before["labels"]["Memory"] - 1
     assert after["labels"]["Episode"] == before["labels"]["Episode"] - 1
-    assert "StatusChange" not in after["labels"]
+    assert after["labels"]["StatusChange"] == 1  # only that it was erased, no reason text
+    history = api.km.status_history(gone, namespace=namespace)
+    assert [(h["new"], h["reason"]) for h in api.arun(history)] == [("purged", "erased on request")]
     missing = api.ok(FORGET, {"id": gone, "hard": True, "ns": namespace})["forget"]
     assert missing["code"] == "not_found"
 
