@@ -7,4 +7,4 @@ DETACH DELETE m
 CREATE (:StatusChange {id: randomUUID(), namespace: $namespace, memory_id: id, old: was,
                        new: 'purged', reason: 'erased on request', rule: 'erasure',
                        actor: $actor, at: $now})
-RETURN count(*) AS memories
+RETURN count(*) AS memories, collect(id) AS erased

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from kgmem.errors import NotFound
 from kgmem.graph import repository
 from kgmem.graph.client import GraphClient, Row, Step
 
@@ -62,15 +63,24 @@ def restore_theme_members(*, namespace: str, ids: list[str], actor: str, now: da
 
 
 def erase_memories(*, namespace: str, ids: list[str], actor: str, now: datetime) -> Step:
-    return Step("erase_memories", {"namespace": namespace, "ids": ids, "actor": actor, "now": now})
+    def check(rows: list[Row]) -> None:
+        # erased meanwhile by another forget: roll this one back rather than report an erasure
+        if not rows or ids[0] not in (rows[0].get("erased") or ()):
+            raise NotFound(f"no memory {ids[0]!r} in namespace {namespace!r}")
+
+    return Step(
+        "erase_memories",
+        {"namespace": namespace, "ids": ids, "actor": actor, "now": now},
+        check=check,
+    )
 
 
 def erasure_steps(
     *, namespace: str, ids: list[str], renames: list[Row], actor: str, now: datetime
 ) -> list[Step]:
-    """The write steps of one hard forget of ``ids``, in the order they must run; ``renames``:
-    the entities that stay under other names (id, name, normalized_name, first_token, aliases,
-    aliases_norm, embedding)."""
+    """The write steps of one hard forget of ``ids`` (the named memory first), in the order they
+    must run; ``renames``: the entities that stay under other names (id, name, normalized_name,
+    first_token, aliases, aliases_norm, embedding)."""
     ns = namespace
     return [
         erase_memory_entities(namespace=ns, ids=ids, renames=renames),

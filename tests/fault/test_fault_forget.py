@@ -12,6 +12,7 @@ before the forget must find the words (the test cannot pass on an empty store).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import random
@@ -379,3 +380,19 @@ def test_hard_forget_of_a_theme_member_erases_the_theme_and_gives_the_rest_back(
     alice = arun(km.get_entity(name="Alice", namespace=ns))
     assert alice is not None and alice["mention_count"] == 4
     assert (out["memories"], out["restored"]) == (2, 4)  # the member and its theme; 4 back
+
+
+def test_two_hard_forgets_of_one_memory_erase_it_once(km: Kgmem, namespace: str, arun: Any) -> None:
+    ns = namespace
+    receipt = arun(km.remember(KAYAK, namespace=ns))
+    assert receipt.memory_id
+
+    async def both() -> list[Any]:
+        forget = km.forget(receipt.memory_id, hard=True, namespace=ns)
+        again = km.forget(receipt.memory_id, hard=True, namespace=ns)
+        return list(await asyncio.gather(forget, again, return_exceptions=True))
+
+    outcomes = arun(both())
+    assert sorted(type(o).__name__ for o in outcomes) == ["NotFound", "dict"]
+    history = arun(km.status_history(receipt.memory_id, namespace=ns))
+    assert [h["new"] for h in history] == ["purged"]  # one erasure record, not two
