@@ -72,6 +72,11 @@ class ConcurrentWrite(KgmemError):
     code = "concurrent_write"
 
 
+class WriteRace(ConcurrentWrite):
+    """A concurrent writer stored a memory or entity this write planned to create; the
+    transaction was rolled back and the write is planned again against what is stored now."""
+
+
 def primary(exc: BaseException) -> BaseException:
     """The error that explains ``exc``: itself, or for an exception group (task groups wrap their
     children's failures in one) the first ``KgmemError`` among its leaves, else its first leaf.

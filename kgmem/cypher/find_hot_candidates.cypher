@@ -5,7 +5,7 @@ WHERE coalesce(m.status, 'active') IN $statuses
   AND (coalesce(m.hot, false)
        OR (coalesce(m.status, 'active') = 'active' AND coalesce(m.utility, 0.5) >= $min_utility
            AND coalesce(m.access_count, 0) >= $min_access
-           AND coalesce(m.created_at, m.recorded_at) > $created_after))
+           AND coalesce(m.recorded_at, m.created_at) > $created_after))
 RETURN m {.id, .content, .category, .status, .tier, .source, .tags, .session_id, .created_at,
           .recorded_at, .last_accessed, .modified_at, .access_count, .repetition_count,
           .stability, .pinned, .immutable, .flashbulb, .confidence, .importance, .utility,

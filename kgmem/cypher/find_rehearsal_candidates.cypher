@@ -3,7 +3,7 @@
 MATCH (m:Memory {namespace: $namespace})
 WHERE m.id > $after AND coalesce(m.status, 'active') IN $statuses
   AND coalesce(m.tier, 'episodic') <> 'dormant'
-WITH m, coalesce(m.created_at, m.recorded_at) AS created
+WITH m, coalesce(m.recorded_at, m.created_at) AS created
 WITH m, CASE WHEN m.last_accessed > created THEN m.last_accessed ELSE created END AS used,
      $tier_decay[coalesce(m.tier, 'episodic')] AS decay
 WITH m, used,

@@ -2,7 +2,7 @@
 // params: $namespace, $statuses, $after, $limit, $speculative_below, $archival_before, $archival_max_importance, $archival_max_access, $now_ms, $min_ratio, $base_stability, $tier_decay, $pinned_decay, $human_sources, $auto_decay, $access_weight
 MATCH (m:Memory {namespace: $namespace})
 WHERE m.id > $after AND coalesce(m.status, 'active') IN $statuses
-WITH m, coalesce(m.created_at, m.recorded_at) AS created
+WITH m, coalesce(m.recorded_at, m.created_at) AS created
 WITH m, created, CASE WHEN m.last_accessed > created THEN m.last_accessed ELSE created END AS used,
      $tier_decay[coalesce(m.tier, 'episodic')] AS decay
 WITH m, created, used,

@@ -149,6 +149,19 @@ async def find_memory_turns(graph: GraphClient, *, namespace: str, ids: list[str
 # --- steps of the extraction commit: built here, run together by GraphClient.write_batch ------
 
 
+def acquire_write_lock(
+    *,
+    namespace: str,
+    hashes: list[str],
+    names: list[str],
+    live: list[str],
+    now: datetime,
+    check: Callable[[list[Row]], None],
+) -> Step:
+    params = {"namespace": namespace, "hashes": hashes, "names": names, "live": live, "now": now}
+    return Step("acquire_write_lock", params, check)
+
+
 def claim_episodes(
     *,
     namespace: str,

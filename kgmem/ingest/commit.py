@@ -3,8 +3,14 @@ the claim of its episodes (``write_steps``), so the batch lands whole or not at 
 
 The claim is checked inside the transaction: if another writer extracted any of these episodes
 first, the claim count falls short, ``ConcurrentWrite`` rolls everything back and the caller
-re-reads what is still pending. ``write_steps`` emits only the steps the plan needs, in the order
-the queries assume (memories before links, entities before relations, boxes last).
+re-reads what is still pending. A plan that creates memories or entities first takes the
+namespace's write lock (``acquire_write_lock``): if a concurrent writer stored one of them after
+the plan was read, ``WriteRace`` (a ``ConcurrentWrite``) rolls back the same way and the caller
+plans again, so concurrent writes of one memory or entity converge on one node whose counts
+sum (the later writers reinforce it) rather than each writing a copy. This lock is kgmem's
+uniqueness rule for content identity; a schema constraint cannot state it (see README).
+``write_steps`` emits only the steps the plan needs, in the order the queries assume (the lock
+first, memories before links, entities before relations, boxes last).
 """
 
 from __future__ import annotations
@@ -12,9 +18,10 @@ from __future__ import annotations
 import time
 from datetime import datetime
 
-from kgmem.errors import ConcurrentWrite
+from kgmem.errors import ConcurrentWrite, WriteRace
 from kgmem.graph import repository
 from kgmem.graph.client import Row, Step
+from kgmem.ingest.gate import LIVE_STATUSES
 from kgmem.ingest.ingestor import ExtractionReport, Ingestor
 from kgmem.ingest.planning import gate_and_plan
 from kgmem.ingest.preparation import Prepared
@@ -43,6 +50,19 @@ async def commit_batch(
     return rep
 
 
+_LIVE = sorted(LIVE_STATUSES)
+
+
+def _unraced(rows: list[Row]) -> None:
+    """Under the namespace's write lock: nothing this plan creates was stored since it was read."""
+    memories, entities = rows[0]["memories"], rows[0]["entities"]
+    if memories or entities:
+        raise WriteRace(
+            f"a concurrent writer stored {len(memories)} of these memories and "
+            f"{len(entities)} of these entities first; planning again"
+        )
+
+
 def write_steps(
     ns: str,
     plan: WritePlan,
@@ -58,9 +78,18 @@ def write_steps(
             raise ConcurrentWrite("another worker extracted these turns first; retry")
 
     r = repository
-    steps = [
+    steps = []
+    hashes = sorted({m["props"]["content_hash"] for m in plan.memories})
+    names = sorted({e["normalized_name"] for e in plan.entities if e.get("is_new")})
+    if hashes or names:
+        steps.append(
+            r.acquire_write_lock(
+                namespace=ns, hashes=hashes, names=names, live=_LIVE, now=now, check=_unraced
+            )
+        )
+    steps.append(
         r.claim_episodes(namespace=ns, ids=episode_ids, now=now, engine=engine, check=claimed_all)
-    ]
+    )
     if skips:
         rows = [{"id": s.turn_id, "reasons": list(s.reasons)} for s in skips]
         steps.append(r.skip_episodes(namespace=ns, skips=rows))

@@ -43,6 +43,7 @@ def plan_entities(
                         "first_token": r.normalized_name.split(" ", 1)[0],
                         "at": c.at,
                         "embedding": None,
+                        "is_new": r.is_new,  # the write lock checks no one stored it meanwhile
                     }
                 )
             plan.mentions.append(

@@ -2,7 +2,10 @@
 the same gate, scoring, entity resolution and linking as extracted facts, in one transaction.
 
 The text is first stored as an ``:Episode``, so an explicit memory has provenance like any other;
-remembering the same text at the same instant twice reinforces the first memory.
+remembering the same text at the same instant twice reinforces the first memory. Concurrent
+remembers of one text (or of texts naming one new entity) converge: the write that loses the
+namespace's write lock to another that stored the same memory or entity first is planned again
+(``commit.write_steps``), so it reinforces that memory instead of storing a copy.
 ``check_explicit`` is the write path's whole check of one explicit memory, pure and before any
 I/O; ``kgmem remember --file`` runs it over every line before it writes the first.
 """
@@ -14,7 +17,7 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from kgmem.errors import ConcurrentWrite, InvalidInput, KgmemError
+from kgmem.errors import ConcurrentWrite, InvalidInput, KgmemError, WriteRace
 from kgmem.graph import repository
 from kgmem.ingest.commit import write_steps
 from kgmem.ingest.episodes import check_turn, episode_properties
@@ -44,6 +47,11 @@ def check_explicit(text: object, *, category: str, source: str, limit: int) -> E
     if source not in SOURCE_TRUST:
         raise InvalidInput(f"source must be one of {sorted(SOURCE_TRUST)}, got {source!r}")
     return ExplicitInput(check_text(text, what="text", limit=limit), cat, source)
+
+# Plans of one remember: a plan goes stale only when a concurrent writer stores one of its
+# memories or entities first, and the next plan reinforces what that writer stored, so a second
+# plan almost always lands; the rest bound a pathological stream of new same-named entities.
+WRITE_ATTEMPTS = 5
 
 
 async def remember(
@@ -91,20 +99,26 @@ async def remember(
     )
     rep = ExtractionReport(episodes=1, engine="explicit")
     vectors = await embed_inputs(ing, [fact], rep)
-    _, plan = await gate_and_plan(
-        ing, ns, [fact], vectors, [turn], strategy, when, rep, actor="remember", source=source
-    )
-    steps = write_steps(ns, plan, [episode["id"]], [], when, "explicit")
-    if not plan.receipts:
-        raise KgmemError("remember produced no receipt (a bug)")
-    try:
-        await ing.graph.write_batch(steps)
-    except ConcurrentWrite:
-        # Already extracted: the same text at the same instant was remembered before.
-        summary = await repository.find_memory_by_hash(
-            ing.graph, namespace=ns, hash=content_hash(turn.text)
+    for _ in range(WRITE_ATTEMPTS):
+        _, plan = await gate_and_plan(
+            ing, ns, [fact], vectors, [turn], strategy, when, rep, actor="remember", source=source
         )
-        if summary is None:
-            raise
-        return WriteReceipt("reinforced", summary["id"], "already remembered")
-    return plan.receipts[0]
+        steps = write_steps(ns, plan, [episode["id"]], [], when, "explicit")
+        if not plan.receipts:
+            raise KgmemError("remember produced no receipt (a bug)")
+        try:
+            await ing.graph.write_batch(steps)
+        except WriteRace:
+            # A concurrent writer stored this memory or one of its entities after the plan was
+            # read: plan again against it, so this write reinforces it instead of copying it.
+            continue
+        except ConcurrentWrite:
+            # Already extracted: the same text at the same instant was remembered before.
+            summary = await repository.find_memory_by_hash(
+                ing.graph, namespace=ns, hash=content_hash(turn.text)
+            )
+            if summary is None:
+                raise
+            return WriteReceipt("reinforced", summary["id"], "already remembered")
+        return plan.receipts[0]
+    raise WriteRace(f"the memory kept being written concurrently ({WRITE_ATTEMPTS} plans); retry")

@@ -17,7 +17,7 @@ from typing import Any
 
 from kgmem.errors import InvalidInput
 from kgmem.ingest.episodes import as_utc
-from kgmem.lifecycle.retention import RetentionInput
+from kgmem.lifecycle.retention import RetentionInput, known_since
 from kgmem.taxonomy import Category, Status, Tier
 from kgmem.taxonomy.parsing import parse_enum
 
@@ -38,7 +38,12 @@ def _int(value: Any, default: int) -> int:
 
 @dataclass(frozen=True)
 class MemoryRecord:
-    """What the lifecycle rules read from one stored memory."""
+    """What the lifecycle rules read from one stored memory.
+
+    ``created_at`` is when kgmem came to know the memory (``retention.known_since``: its
+    transaction time), which every age and decay rule counts from; the event time the memory
+    describes is recall's business (as-of, ordering, the recency prior), not the lifecycle's.
+    """
 
     id: str
     category: Category
@@ -76,9 +81,11 @@ class MemoryRecord:
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> MemoryRecord:
-        created = _dt(row.get("created_at")) or _dt(row.get("recorded_at"))
-        if created is None:
+        event_at, recorded_at = _dt(row.get("created_at")), _dt(row.get("recorded_at"))
+        if event_at is None and recorded_at is None:
             raise InvalidInput(f"memory {row.get('id')!r} has no created_at")
+        # Ages count from when kgmem stored the memory, not from the event it describes.
+        created = known_since(event_at, recorded_at)
         return cls(
             id=str(row["id"]),
             category=parse_enum(Category, row.get("category") or "fact", "category"),

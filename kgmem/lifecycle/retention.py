@@ -64,6 +64,21 @@ def days_between(start: datetime, end: datetime) -> float:
     return max(0.0, seconds / _DAY_S)
 
 
+def known_since(event_at: datetime | None, recorded_at: datetime | None) -> datetime:
+    """When kgmem came to know a memory: its transaction time (``recorded_at``, when it was
+    stored), not the event time it describes (``created_at``, when the turn was said).
+
+    Decay and archival count the time kgmem has known and used a memory, so a conversation from
+    years ago that is imported today starts fresh instead of looking abandoned on day one. A
+    memory stored before ``recorded_at`` was written falls back to its event time.
+    """
+    if recorded_at is not None:
+        return check_aware(recorded_at, what="recorded_at")
+    if event_at is None:
+        raise InvalidInput("a memory needs recorded_at or created_at to have an age")
+    return check_aware(event_at, what="created_at")
+
+
 def is_auto_extracted(source: str) -> bool:
     """Whether seed 001's 3× trust-weighted decay applies to a memory from ``source``.
 
