@@ -158,8 +158,11 @@ def acquire_write_lock(
     now: datetime,
     check: Callable[[list[Row]], None],
 ) -> Step:
-    params = {"namespace": namespace, "hashes": hashes, "names": names, "live": live, "now": now}
-    return Step("acquire_write_lock", params, check)
+    return Step(
+        "acquire_write_lock",
+        {"namespace": namespace, "hashes": hashes, "names": names, "live": live, "now": now},
+        check,
+    )
 
 
 def claim_episodes(

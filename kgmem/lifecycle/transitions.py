@@ -94,7 +94,9 @@ def _speculative(m: MemoryRecord, now: datetime, policy: Policy) -> StatusChange
         return None
     if m.verification_state == VerificationState.USER_CONFIRMED:
         return None  # the user said it: that is the confirmation seed 000 waits for
-    confirmed = m.last_reinforced_at or m.created_at
+    # A reinforcement carries the event time of the turn that repeated it; one from imported
+    # history is no older than when kgmem stored the memory (created_at here: known_since).
+    confirmed = max(m.last_reinforced_at or m.created_at, m.created_at)
     if days_between(confirmed, now) < policy.speculative_ttl_days:
         return None
     return StatusChange(

@@ -100,11 +100,15 @@ def _race(settings: Settings, ns: str, tmp: Path, mode: str, per: list[list[str]
 
 
 def _memories(km: Kgmem, arun: Any, ns: str) -> list[dict[str, Any]]:
-    return arun(repository.find_memories(km.graph, namespace=ns, statuses=None, limit=1000))
+    rows: list[dict[str, Any]] = arun(
+        repository.find_memories(km.graph, namespace=ns, statuses=None, limit=1000)
+    )
+    return rows
 
 
 def _entities(km: Kgmem, arun: Any, ns: str) -> list[dict[str, Any]]:
-    return arun(repository.find_entities(km.graph, namespace=ns, limit=1000))
+    rows: list[dict[str, Any]] = arun(repository.find_entities(km.graph, namespace=ns, limit=1000))
+    return rows
 
 
 def test_concurrent_remembers_from_several_processes_store_each_memory_and_entity_once(

@@ -16,8 +16,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kgmem.graph import repository
+from kgmem.lifecycle.policy import Policy
 from kgmem.lifecycle.records import MemoryRecord
 from kgmem.lifecycle.retention import elapsed_days
+from kgmem.lifecycle.transitions import decide_status
 from kgmem.records import Turn
 from kgmem.service import Kgmem
 
@@ -51,6 +53,26 @@ def test_an_access_after_storing_restarts_the_clock_and_old_rows_fall_back_to_ev
     assert abs(elapsed_days(MemoryRecord.from_row(row).retention_input(), _NOW) - expected) < 1e-6
     legacy = MemoryRecord.from_row({"id": "m", "created_at": stored})  # stored before recorded_at
     assert legacy.created_at == stored
+
+
+@given(
+    years=st.floats(min_value=0.3, max_value=10.0),
+    importance=st.floats(min_value=0.0, max_value=1.0),
+    confidence=st.floats(min_value=0.05, max_value=1.0),
+    reinforced=st.booleans(),
+    category=st.sampled_from(["fact", "preference", "event", "activity", "moment", "goal"]),
+)
+def test_no_status_rule_ages_out_a_memory_imported_today_however_old_its_event(
+    years: float, importance: float, confidence: float, reinforced: bool, category: str
+) -> None:
+    said = _NOW - years * 365 * _DAY
+    row = {
+        "id": "m", "category": category, "source": "ingest", "created_at": said,
+        "last_accessed": said, "recorded_at": _NOW - timedelta(hours=1),
+        "importance": importance, "confidence": confidence,
+        "last_reinforced_at": said + _DAY if reinforced else None,
+    }  # fmt: skip
+    assert decide_status(MemoryRecord.from_row(row), _NOW, Policy()) is None
 
 
 # A 2023 conversation: everyday facts of middling-to-low importance, the kind fact archival and

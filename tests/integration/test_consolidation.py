@@ -68,7 +68,8 @@ def plant(
     **props: Any,
 ) -> str:
     """One memory with chosen properties (defaults: an active episodic human fact created and
-    accessed at NOW), mentioning ``entities`` (name, or (name, type))."""
+    accessed at NOW; stored when created unless ``recorded_at`` says otherwise), mentioning
+    ``entities`` (name, or (name, type))."""
     mid = str(uuid.uuid4())
     text = content or f"planted memory {mid[:8]}"
     row: dict[str, Any] = {
@@ -99,6 +100,10 @@ def plant(
         "tags": [],
     }
     row.update(props)
+    # A memory planted as created long ago was stored then too: the lifecycle counts ages from
+    # the transaction time (recorded_at), so an aged plant needs both unless a test splits them.
+    if "recorded_at" not in props:
+        row["recorded_at"] = row["created_at"]
     ents, mentions = [], []
     for e in entities:
         name, etype = (e, "person") if isinstance(e, str) else e
