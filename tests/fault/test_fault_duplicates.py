@@ -13,6 +13,7 @@ import subprocess
 import sys
 import uuid
 from collections import Counter
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -154,3 +155,42 @@ def test_concurrent_observes_from_several_processes_store_each_memory_and_entity
     assert by_hash and set(by_hash.values()) == {1}, by_hash
     names = Counter(e["normalized_name"] for e in _entities(km, arun, namespace))
     assert names and set(names.values()) == {1}, names
+
+
+def test_entity_copies_left_by_earlier_races_are_merged_by_consolidation_and_reused(
+    km: Kgmem, arun: Any, namespace: str
+) -> None:
+    """A store written concurrently before the write lock may hold copies of an entity; there
+    is no schema constraint to trip over, the write path keeps resolving the name to one of
+    them, and consolidation's entity merge joins them (reversibly)."""
+    first = arun(km.remember(SENTENCES[0], namespace=namespace))
+    original = {e["normalized_name"]: e for e in _entities(km, arun, namespace)}["priya nair"]
+    copy = dict(original, id=f"{original['id']}-copy")
+    row = {k: copy[k] for k in ("id", "name", "normalized_name", "type")}
+    row["first_token"] = "priya"
+    at = datetime.now(UTC)
+    arun(
+        km.graph.write_batch(
+            [
+                repository.merge_entities(
+                    namespace=namespace,
+                    entities=[{**row, "at": at, "embedding": None}],
+                    mentions=[
+                        {"memory_id": first.memory_id, "entity_id": copy["id"], "confidence": 1.0,
+                         "at": at, "surface": "Priya Nair", "resolved_by": "new"}
+                    ],
+                )
+            ]
+        )
+    )  # fmt: skip
+    names = Counter(e["normalized_name"] for e in _entities(km, arun, namespace))
+    assert names["priya nair"] == 2  # the copy an earlier race would have left
+
+    arun(km.remember("Priya Nair works as a marine biologist in Bergen.", namespace=namespace))
+    names = Counter(e["normalized_name"] for e in _entities(km, arun, namespace))
+    assert names["priya nair"] == 2  # resolved to an existing copy, no third one
+
+    report = arun(km.consolidate(namespace, steps=["entities"]))
+    assert report.ok, report.errors
+    names = Counter(e["normalized_name"] for e in _entities(km, arun, namespace))
+    assert names["priya nair"] == 1, names
