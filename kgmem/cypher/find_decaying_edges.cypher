@@ -1,11 +1,13 @@
 // Edges whose confidence may decay (seed 000): entity relations and prunable memory links unreinforced since $before, above the floor, least recently decayed first.
 // params: $namespace, $before, $floor, $limit
-// A memory link is not older than the later of its two memories' transaction times (when kgmem
-// stored them): links among imported history start their decay clock at the import, not at the
-// event time the turns describe.
+// An edge's clock starts no earlier than kgmem learned it: a memory link's at the later of its
+// two memories' transaction times (when kgmem stored them), an entity relation's at that of the
+// memory that first evidenced it. Edges among imported history start decaying from the import,
+// not from the event time the turns describe (which their created_at keeps).
 CALL () {
   MATCH (:Entity {namespace: $namespace})-[r:RELATED]->(:Entity)
-  RETURN r, null AS known
+  OPTIONAL MATCH (m:Memory {id: r.evidence[0], namespace: $namespace})
+  RETURN r, m.recorded_at AS known
   UNION
   MATCH (a:Memory {namespace: $namespace})-[r:RELATED_TO|SAME_ENTITY|ELABORATES|CO_ACTIVATED]->(b:Memory)
   RETURN r, CASE WHEN a.recorded_at > b.recorded_at THEN a.recorded_at ELSE b.recorded_at END AS known

@@ -122,7 +122,9 @@ def test_the_first_consolidation_after_importing_old_history_archives_nothing_fo
     assert len(before) >= len(_FACTS) // 2, "the history should have produced memories"
     assert min(m["created_at"] for m in before).year == 2023  # event time kept for recall
 
-    arun(km.consolidate(namespace))
+    report = arun(km.consolidate(namespace))
+    # Edges (entity relations, memory links) among the history keep their confidence too.
+    assert report.step("entities").changes.get("edges_decayed", 0) == 0, report.step("entities")
 
     after = arun(repository.find_memories(km.graph, namespace=namespace, statuses=None, limit=500))
     aged = {m["content"]: m["status"] for m in after
