@@ -48,6 +48,7 @@ def check_explicit(text: object, *, category: str, source: str, limit: int) -> E
         raise InvalidInput(f"source must be one of {sorted(SOURCE_TRUST)}, got {source!r}")
     return ExplicitInput(check_text(text, what="text", limit=limit), cat, source)
 
+
 # Plans of one remember: a plan goes stale only when a concurrent writer stores one of its
 # memories or entities first, and the next plan reinforces what that writer stored, so a second
 # plan almost always lands; the rest bound a pathological stream of new same-named entities.
