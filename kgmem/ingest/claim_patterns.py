@@ -274,11 +274,32 @@ PATTERNS: tuple[ClaimPattern, ...] = (
         rf"has been moved to|is now) {V}",
         plans=True,
     ),
+    # "the new sprint deadline of April 5", "a deadline of April 1 for the first sprint"
+    _p(Slot.DEADLINE, rf"\b(?:(?P<q>[a-z]+) )?deadline (?:of|to|is now) {V}", plans=True),
     _p(Slot.GOAL, rf"\bgoal (?:is|was) (?:now )?to {V}", plans=True),
+    # a measure said changed: "response time, which has recently improved to 250ms", "my
+    # accuracy improved from 70% to 90%": the counted thing is the word before the change
     _p(
         Slot.QUANTITY,
-        r"\b(?:has|have|had|is at|at|to|now|down to|up to|collected|read|about|with"
+        r"\b(?-i:(?P<q>[a-z]+)),? (?:which |that )?(?:has |have |had )?(?:recently |now |just "
+        r"|finally |since )?(?:improved|increased|decreased|dropped|grown|grew|risen|rose"
+        r"|fallen|fell|gone up|gone down|went up|went down|reduced|climbed|jumped|changed"
+        r"|extended|expanded|raised|lowered|cut|bumped|boosted|upped) (?:it |them )?(?:from "
+        r"[\d,.]+\s?(?:%|ms|s|k)? )?to (?P<v>\d[\d,.]*\s?(?:%|ms|s|kb|mb|gb|k)?)",
+        plans=True,
+    ),
+    _p(
+        Slot.QUANTITY,
+        r"\b(?:has|have|had|is at|at|to|now|down to|up to|collected|read|about|with|reached"
         r"|around|of) (?P<v>\d[\d,.]*\s?(?:%|ms|s|kb|mb|gb|k)?) (?P<q>[a-z]+)\b",
+        plans=True,
+    ),
+    # a share reached with nothing counted after it ("has currently reached 65% so far"): tried
+    # after the form above, which reads "reached 65% coverage" as coverage
+    _p(
+        Slot.QUANTITY,
+        r"\b(?:reached|hit|achieved|attained|is at|now at) (?P<v>\d[\d,.]*\s?%)",
+        qualifier="percent",
         plans=True,
     ),
 )

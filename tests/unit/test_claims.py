@@ -38,6 +38,16 @@ _READINGS = [
     "Li is not vegan anymore. | Li | li | diet | vegan | ended",
     "The user has allocated $120 for book purchases. | The user | user | budget:book | $120"
     " | holds",
+    "Ana just got engaged! | Ana | ana | relationship_status | engaged | holds",
+    "The user set a new sprint deadline of April 5. | The user | user | deadline:sprint"
+    " | april 5 | holds",
+    "The user's page load time has improved to 250ms. | The user | user | quantity:tim | 250ms"
+    " | holds",
+    "The user's accuracy improved from 70% to 90%. | The user | user | quantity:accuracy | 90%"
+    " | holds",
+    "The user has currently reached 65% coverage. | The user | user | quantity:coverag | 65%"
+    " | holds",
+    "The user has reached 65% so far. | The user | user | quantity:percent | 65% | holds",
 ]
 
 
