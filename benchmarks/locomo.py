@@ -71,6 +71,8 @@ async def evaluate(
     touch: bool = False,
     profile: str | None = None,
     reuse: str | None = None,
+    activation: str | None = None,
+    channel_set: str | None = None,
 ) -> dict[str, Any]:
     """Ingest, recall and score every sample; returns the JSON-ready result (no file I/O).
 
@@ -88,6 +90,10 @@ async def evaluate(
     options: dict[str, Any] = {"dry": True} if accepted["dry"] and not touch else {}
     if profile:
         options["profile"] = profile
+    if activation:  # how the activation channel spreads, where a recall searches it
+        options["activation"] = activation
+    if channel_set:  # every recall searches these, whatever its intent would pick
+        options["channels"] = parse_channel_set(channel_set)
     configs: dict[str, ConfigResult] = {DEFAULT_CONFIG: ConfigResult(None)}
     if ablations and supported:
         for text in ablations:
@@ -184,6 +190,8 @@ def run(
     touch: bool = False,
     profile: str | None = None,
     reuse: str | None = None,
+    activation: str | None = None,
+    channel_set: str | None = None,
 ) -> dict[str, Any]:
     """Run the benchmark against the Neo4j of ``settings`` (schema applied) and write the result."""
     samples = load_locomo(data_path, conversations=conversations, captions=captions)
@@ -200,6 +208,8 @@ def run(
             touch=touch,
             profile=profile,
             reuse=reuse,
+            activation=activation,
+            channel_set=channel_set,
         )
 
     result = {
@@ -239,6 +249,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--touch", action="store_true", help="let recall touch hits (default: dry=True)"
     )
+    parser.add_argument(
+        "--activation", default=None, help="activation option of every recall: spreading|pagerank"
+    )
+    parser.add_argument(
+        "--channels", default=None, help='channel set of every recall, e.g. "vector+fulltext"'
+    )
     args = parser.parse_args(args_list)
     command = "python -m benchmarks.locomo " + shlex.join(args_list)
     kwargs: dict[str, Any] = {
@@ -253,6 +269,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "touch": args.touch,
         "profile": args.profile,
         "reuse": args.reuse,
+        "activation": args.activation,
+        "channel_set": args.channels,
     }
     with server_settings(args.uri) as settings:
         result = run(settings, args.out, **kwargs)

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
-from kgmem.graph import index_search, repository
+from kgmem.graph import gds, index_search, repository
 from kgmem.graph.client import GraphClient
 from kgmem.ml.embedder import Embedder
 from kgmem.ml.nlp import Nlp
@@ -146,15 +146,21 @@ async def recall(
             {"id": mid, "weight": 1.0 / (1 + i)}
             for i, (mid, _) in enumerate(fused[:ACTIVATION_SEEDS])
         ]
-        rows = await repository.search_memory_activation(
-            graph,
-            namespace=req.namespace,
-            seeds=seeds,
-            decay=ACTIVATION_DECAY,
-            fanout=FANOUT_CAP,
-            limit=pool_size(req),
-        )
-        run.queries.append("search_memory_activation")
+        if req.activation == "pagerank":  # GDS on the namespace's maintained projection
+            rows = await gds.pagerank_memories(
+                graph, req.namespace, [mid for mid, _ in fused[:ACTIVATION_SEEDS]], pool_size(req)
+            )
+            run.queries.append("find_pagerank_memories")
+        else:
+            rows = await repository.search_memory_activation(
+                graph,
+                namespace=req.namespace,
+                seeds=seeds,
+                decay=ACTIVATION_DECAY,
+                fanout=FANOUT_CAP,
+                limit=pool_size(req),
+            )
+            run.queries.append("search_memory_activation")
         collect(ev, rankings, "activation", rows, "activation")
         fused = fuse(rankings, profile.channel_weights)
         run.tick("activation")

@@ -30,10 +30,12 @@ query($first: Int!, $ns: String) {
   memories(first: $first, namespace: $ns) {
     nodes {
       id content
-      entities { name type memories(first: 5) { id } relations { type entity { name } } }
-      episodes { text speaker }
-      statusHistory { new }
-      links { type memory { id } }
+      entities(first: 2) {
+        name type memories(first: 3) { id } relations(first: 2) { type entity { name } }
+      }
+      episodes(first: 2) { text speaker }
+      statusHistory(first: 3) { new }
+      links(first: 3) { type memory { id } }
       supersededBy
     }
   }
@@ -85,7 +87,8 @@ def test_recall_hits_and_box_members_load_in_one_batch(api: Api, namespace: str)
         )
     query = """query($ns: String) {
       recall(query: "who works where", namespace: $ns, dry: true, explain: true, limit: 6) {
-        ... on RecallOk { hits { memory { id entities { name } } } xray { queriesRun } } } }"""
+        ... on RecallOk { hits { memory { id entities(first: 3) { name } } }
+          xray { queriesRun } } } }"""
     before = api.km.graph.statements_run
     data = api.ok(query, {"ns": namespace})["recall"]
     spent = api.km.graph.statements_run - before
@@ -95,7 +98,8 @@ def test_recall_hits_and_box_members_load_in_one_batch(api: Api, namespace: str)
 
     before = api.km.graph.statements_run
     boxes = api.ok(
-        "query($ns: String) { boxes(namespace: $ns) { memories { id entities { name } } } }",
+        "query($ns: String) { boxes(namespace: $ns) {"
+        " memories(first: 10) { id entities(first: 3) { name } } } }",
         {"ns": namespace},
     )["boxes"]
     assert sum(len(b["memories"]) for b in boxes) == 6

@@ -103,10 +103,14 @@ def test_pagerank_surfaces_a_memory_reachable_only_through_an_entity(
             namespace=namespace,
             dry=True,
             limit=5,
-            channels=("vector", "fulltext", "activation"),
+            # fulltext alone finds only the cello memory: the seed PageRank walks from
+            channels=("fulltext", "activation"),
             activation="pagerank",
         )
     )
+    # GDS ran, not the Cypher spreading activation in its place
+    assert "find_pagerank_memories" in ppr.xray.queries_run
+    assert "search_memory_activation" not in ppr.xray.queries_run
     uppsala = next(h for h in ppr.hits if "Uppsala" in h.content)
     assert any(c.channel == "activation" for c in uppsala.channels)
     ferry = [h for h in ppr.hits if "ferry" in h.content]
