@@ -64,6 +64,17 @@ def server_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settin
 
 
 @pytest.fixture(scope="session")
+def env(server_settings: Settings) -> dict[str, str]:
+    """The ``KGMEM_*`` environment that points the CLI at the session's server."""
+    return {
+        "KGMEM_NEO4J_URI": server_settings.neo4j_uri,
+        "KGMEM_NEO4J_AUTH": "false",
+        "KGMEM_BOLT_PORT": str(server_settings.bolt_port),
+        "KGMEM_HOME": str(server_settings.home),
+    }
+
+
+@pytest.fixture(scope="session")
 def km(server_settings: Settings, arun: Any) -> Iterator[Kgmem]:
     service = Kgmem(server_settings)
     arun(service.open())

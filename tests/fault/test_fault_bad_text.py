@@ -42,16 +42,6 @@ CONTROL = "Maya likes tea\u0007 a lot."
 
 
 @pytest.fixture(scope="module")
-def env(server_settings: Settings) -> dict[str, str]:
-    return {
-        "KGMEM_NEO4J_URI": server_settings.neo4j_uri,
-        "KGMEM_NEO4J_AUTH": "false",
-        "KGMEM_BOLT_PORT": str(server_settings.bolt_port),
-        "KGMEM_HOME": str(server_settings.home),
-    }
-
-
-@pytest.fixture(scope="module")
 def served(server_settings: Settings, km: Kgmem, arun: Any) -> Iterator[tuple[Starlette, Any]]:
     """The GraphQL app with an admin key, on the session's Neo4j (km: schema applied), and an
     httpx client bound to it."""

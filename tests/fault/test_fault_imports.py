@@ -20,7 +20,6 @@ from typer.testing import CliRunner, Result
 
 from kgmem.cli import app
 from kgmem.service import Kgmem
-from kgmem.settings import Settings
 
 pytestmark = [pytest.mark.graph, pytest.mark.models]
 
@@ -37,16 +36,6 @@ BAD_TURNS: dict[str, dict[str, Any]] = {
     "lone surrogate": {"text": "I like soup \ud800 a lot."},
     "control character": {"text": "I like soup\u0007 a lot."},
 }
-
-
-@pytest.fixture(scope="module")
-def env(server_settings: Settings) -> dict[str, str]:
-    return {
-        "KGMEM_NEO4J_URI": server_settings.neo4j_uri,
-        "KGMEM_NEO4J_AUTH": "false",
-        "KGMEM_BOLT_PORT": str(server_settings.bolt_port),
-        "KGMEM_HOME": str(server_settings.home),
-    }
 
 
 @pytest.fixture

@@ -26,17 +26,6 @@ from kgmem.cli import app
 from kgmem.errors import InvalidInput
 from kgmem.graph.launcher import free_port
 from kgmem.service import Kgmem
-from kgmem.settings import Settings
-
-
-@pytest.fixture(scope="module")
-def env(server_settings: Settings) -> dict[str, str]:
-    return {
-        "KGMEM_NEO4J_URI": server_settings.neo4j_uri,
-        "KGMEM_NEO4J_AUTH": "false",
-        "KGMEM_BOLT_PORT": str(server_settings.bolt_port),
-        "KGMEM_HOME": str(server_settings.home),
-    }
 
 
 @pytest.fixture
