@@ -60,7 +60,7 @@ def _short(found: int, wanted: int, seen: int, k: int) -> bool:
 # both indexes. HNSW is approximate (at 100k the top 50 of the 200 and 800-row reads differ for
 # ~15 % of queries); BM25 scores do not depend on the window, but which of several equal-score
 # rows a window returns does, and stores with repeated contents tie massively (at 100k the top 50
-# of the 200 and 800-row reads are different sets for 40/40 LoCoMo questions, session 9). So a
+# of the 200 and 800-row reads are different sets for 40/40 LoCoMo questions). So a
 # search returns what it did without the memo exactly when it would have ended at or past the
 # memo's window: every benchmark question at 1k, 10k and 100k.
 MEMO_SIZE = 32

@@ -188,13 +188,13 @@ PROFILES: dict[str, Profile] = {name: _expand(name) for name in SEED_003_WEIGHTS
 # mention: a conversation's speakers, an assistant's user) in the text searches of `balanced`
 # (the default) and `precise`. The fulltext indexes are shared by every namespace, so those names
 # keep the IDF of rare words although nearly every memory of their own namespace names them.
-# `balanced`, session 8, LoCoMo replay on a fresh ingest: R@10 0.626 -> 0.637 (+0.010 on
+# `balanced`, LoCoMo replay on a fresh ingest: R@10 0.626 -> 0.637 (+0.010 on
 # conv-26/41/43, +0.011 held out on conv-30/42). The other seed profiles were not measured and
 # keep every word at full weight.
 HUB_BOOST = 0.3
 PROFILES["balanced"] = replace(PROFILES["balanced"], hub_boost=HUB_BOOST)
-# Session 8 (wt-qb) measured the episode list at 1.5x the vector and memory-text lists: +0.007
-# R@10 alone, but on top of the question words and feedback (wt-qa) it lost R@10 on both halves
+# The episode list at 1.5x the vector and memory-text lists measured +0.007
+# R@10 alone, but on top of the question words and feedback it lost R@10 on both halves
 # (tune 0.692 -> 0.688, held out 0.680 -> 0.678) while winning multi-hop (0.479 -> 0.489), so the
 # lists stay at weight 1 (RESULTS.md, LoCoMo section).
 PRECISE_CHANNEL_WEIGHTS: dict[str, float] = {"entity": 0.1, "activation": 0.5}
@@ -226,8 +226,8 @@ PROFILES["precise"] = Profile(
     # what the question asks: in a conversation nearly every memory names one of the speakers.
     # They still lift multi-hop answers, so they stay in the fusion at a lower weight; the entity
     # list, which repeats the lexical evidence through the speakers' names, least of all (0.3 ->
-    # 0.1 in session 6: +0.004 R@10 over the full LoCoMo dev split in an exact replay), both
-    # relative to the vector and memory-text lists. Session 8: seeding activation only from hits
+    # 0.1: +0.004 R@10 over the full LoCoMo dev split in an exact replay), both
+    # relative to the vector and memory-text lists. Seeding activation only from hits
     # that three channels agree on, or a weight of 0.25, won on conv-26/41/43 but lost on the
     # held-out conv-30/42, where activation from weaker seeds found second multi-hop evidence.
     channel_weights=MappingProxyType(PRECISE_CHANNEL_WEIGHTS),

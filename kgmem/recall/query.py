@@ -136,7 +136,7 @@ def classify_intent(query: str) -> Intent:
 # split (profile precise) this routing gives R@10 0.695 and multi-hop 0.495 against 0.687 / 0.479
 # with all five channels for every question (a conversation's speakers are hubs whose thousands of
 # mentions tie, so the entity list is mostly an id tie-break), and they were a third of a
-# recall's CPU (benchmarks/RESULTS.md, session 10).
+# recall's CPU (benchmarks/RESULTS.md, LoCoMo section).
 HYBRID = ("vector", "fulltext", "episode", "claim")
 GRAPH = (*HYBRID, "entity", "activation")
 
