@@ -1,12 +1,12 @@
 """Warming a Neo4j server up until its JIT compilers have settled, before recalls are timed.
 
 A fresh JVM compiles its hot paths (Bolt, the Cypher runtime, Lucene, the HNSW search) for about
-a thousand recalls, and the compiler threads share the 2 cores with everything else. Session 11
-measured it on a fresh server over the 100k store, in batches of 100 default recalls: compiler CPU
+a thousand recalls, and the compiler threads share the 2 cores with everything else. Measured on a
+fresh server over the 100k store, in batches of 100 default recalls: compiler CPU
 per recall 110 ms over the first batch, 37 and 26 over the next two, 8-12 over recalls 300-600,
 then 1-7; server CPU per recall fell from 197 ms to 15-20 ms, and the p50 of the timed questions
 from 27.3 ms after 300 recalls to 21.8-23.9 ms after 600 or more. A fixed count of 200 warm-up
-recalls (sessions 8-10) therefore timed a server still compiling.
+recalls therefore timed a server still compiling.
 
 ``warm_up`` runs ``Kgmem.recall`` (dry) in batches of ``WARM_BATCH`` questions that are never
 timed, each batch with the next variant's options (each variant runs its own statements), until

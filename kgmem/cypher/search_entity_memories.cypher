@@ -3,12 +3,12 @@
 // A hub entity is mentioned by thousands of memories, so each mention row stays small: the path
 // is carried as one list and spelled out only for the $limit memories returned, and the two hop
 // branches are UNION ALL (a row of hop 0 never equals one of hop 1, and MENTIONS is MERGEd, so
-// the de-duplication found nothing): ~40 % less server CPU, the same rows (session 7).
+// the de-duplication found nothing): ~40 % less server CPU, the same rows.
 // A mention's memory is not checked for the namespace: every write links a memory only to
 // entities of its own namespace (MENTIONS is created by merge_entities, the theme and snapshot
 // writes and the entity merge, each matching both ends in $namespace) and no write moves a node
 // to another namespace, so the entity's namespace scopes its memories; reading the property of
-// every memory a hub's mentions reach was half of the statement's server CPU (session 8).
+// every memory a hub's mentions reach was half of the statement's server CPU.
 CALL () {
   MATCH (e:Entity {namespace: $namespace})
   WHERE e.normalized_name IN $names OR any(a IN coalesce(e.aliases_norm, []) WHERE a IN $names)

@@ -2,7 +2,7 @@
 // params: $namespace, $items, $k
 // The index yields rows best first and collect keeps that order, so this namespace's rows are
 // projected as they come (entities by a pattern comprehension): no per-neighbour aggregation and
-// re-sort (the same rows; ~8 % less server CPU per candidate in an interleaved A/B, session 5).
+// re-sort (the same rows; ~8 % less server CPU per candidate in an interleaved A/B).
 UNWIND $items AS it
 CALL (it) {
   OPTIONAL MATCH (h:Memory {namespace: $namespace, content_hash: it.hash})
