@@ -16,8 +16,8 @@ from typing import Any, TypeVar
 
 import pytest
 from hypothesis import settings
+from support.servers import own_neo4j
 
-from kgmem.graph.launcher import LocalServer, free_port
 from kgmem.service import Kgmem
 from kgmem.settings import Settings
 
@@ -46,21 +46,8 @@ def arun(runner: asyncio.Runner) -> Any:
 @pytest.fixture(scope="session")
 def server_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
     home: Path = tmp_path_factory.mktemp("neo4j-home")
-    port = free_port()
-    settings = Settings(
-        home=home,
-        bolt_port=port,
-        neo4j_uri=f"bolt://127.0.0.1:{port}",
-        neo4j_auth=False,
-        neo4j_heap="1g",
-        neo4j_pagecache="128m",
-    )
-    server = LocalServer(settings)
-    server.start()
-    try:
+    with own_neo4j(home, neo4j_heap="1g", neo4j_pagecache="128m") as (settings, _):
         yield settings
-    finally:
-        server.stop()
 
 
 @pytest.fixture(scope="session")

@@ -163,10 +163,6 @@ def _announce_auth(settings: Settings, keyring: KeyRing) -> None:
         log.info("API keys loaded: %d", len(keyring))
 
 
-def _load_models(km: Kgmem) -> None:
-    km.load_models()
-
-
 def create_app(settings: Settings | None = None) -> Starlette:
     """The kgmem HTTP service for ``settings`` (``Settings()`` from the environment if None)."""
     settings = settings or Settings()
@@ -225,7 +221,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
 async def _warm(app: Starlette, km: Kgmem) -> None:
     try:
-        await asyncio.to_thread(_load_models, km)
+        await asyncio.to_thread(km.load_models)
     except ModelUnavailable as exc:
         app.state.model_error = exc.message
         log.error("a model failed to load: %s", exc.message)

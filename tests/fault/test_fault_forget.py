@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import math
-import random
 import re
 import uuid
 from collections.abc import Iterable
@@ -26,6 +24,7 @@ from typing import Any
 
 import httpx
 import pytest
+from support.vectors import at_cosine, direction
 
 from kgmem.api import create_app
 from kgmem.errors import NotFound
@@ -299,28 +298,6 @@ def test_an_entity_another_memory_keeps_loses_the_names_only_the_forgotten_one_s
     assert out["entities_renamed"] == 1
 
 
-DIM = 384
-
-
-def _unit(v: list[float]) -> list[float]:
-    n = math.sqrt(sum(x * x for x in v))
-    return [x / n for x in v]
-
-
-def _direction(seed: int) -> list[float]:
-    rnd = random.Random(seed)
-    return _unit([rnd.gauss(0, 1) for _ in range(DIM)])
-
-
-def _at_cosine(v: list[float], cosine: float, seed: int) -> list[float]:
-    """A unit vector at exactly ``cosine`` to unit vector ``v``."""
-    u = _direction(seed)
-    d = sum(a * b for a, b in zip(u, v, strict=True))
-    w = _unit([a - d * b for a, b in zip(u, v, strict=True)])
-    s = math.sqrt(1 - cosine * cosine)
-    return [cosine * a + s * b for a, b in zip(v, w, strict=True)]
-
-
 def _plant(km: Kgmem, arun: Any, ns: str, text: str, embedding: list[float], at: datetime) -> str:
     """A stored memory mentioning Alice, written straight to the graph (its embedding chosen)."""
     mid = str(uuid.uuid4())
@@ -362,9 +339,9 @@ def test_hard_forget_of_a_theme_member_erases_the_theme_and_gives_the_rest_back(
         "Alice's flight to Paris departs from JFK.",
         "Alice paid 420 dollars for the Paris flight.",
     ]
-    v = _direction(11)
+    v = direction(11)
     members = [
-        _plant(km, arun, ns, t, _at_cosine(v, 0.975, 20 + i), T0 - timedelta(days=5 - i))
+        _plant(km, arun, ns, t, at_cosine(v, 0.975, 20 + i), T0 - timedelta(days=5 - i))
         for i, t in enumerate(texts)
     ]
     report = arun(km.consolidate(ns, steps=["redundancy"], now=T0))

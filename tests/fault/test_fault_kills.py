@@ -27,8 +27,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.servers import own_neo4j
 
-from kgmem.graph.launcher import LocalServer, free_port
+from kgmem.graph.launcher import LocalServer
 from kgmem.service import Kgmem
 from kgmem.settings import Settings
 
@@ -73,31 +74,26 @@ def write_conversation(path: Path, session: str) -> Path:
 
 
 @pytest.fixture(scope="module")
-def own_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalServer]:
+def own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Settings, LocalServer]]:
     """A server only this module uses, so it can be killed and restarted."""
     home = tmp_path_factory.mktemp("fault-neo4j")
-    port = free_port()
-    settings = Settings(
-        home=home,
-        bolt_port=port,
-        browser_port=free_port(),
-        neo4j_uri=f"bolt://127.0.0.1:{port}",
-        neo4j_auth=False,
-        neo4j_heap="512m",
-        neo4j_pagecache="64m",
-        consolidation_lease_s=LEASE_S,
-    )
-    server = LocalServer(settings)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    with own_neo4j(home, consolidation_lease_s=LEASE_S) as started:
+        yield started
 
 
 @pytest.fixture(scope="module")
-def bare_env(own_server: LocalServer) -> dict[str, str]:
-    s = own_server._settings
+def own_server(own: tuple[Settings, LocalServer]) -> LocalServer:
+    return own[1]
+
+
+@pytest.fixture(scope="module")
+def own_settings(own: tuple[Settings, LocalServer]) -> Settings:
+    return own[0]
+
+
+@pytest.fixture(scope="module")
+def bare_env(own_settings: Settings) -> dict[str, str]:
+    s = own_settings
     return {
         **os.environ,
         "KGMEM_NEO4J_URI": s.neo4j_uri,
@@ -141,9 +137,9 @@ def no_traceback(out: str, err: str) -> None:
     assert "Traceback" not in out + err, err[-3000:]
 
 
-def stats(own_server: LocalServer, arun: Any, namespace: str) -> dict[str, Any]:
+def stats(settings: Settings, arun: Any, namespace: str) -> dict[str, Any]:
     async def read() -> dict[str, Any]:
-        async with Kgmem(own_server._settings) as km:
+        async with Kgmem(settings) as km:
             return await km.stats(namespace=namespace)
 
     found: dict[str, Any] = arun(read())
@@ -188,12 +184,17 @@ def test_a_database_never_initialised_says_what_to_run(bare_env: dict[str, str],
 
 
 def test_neo4j_killed_during_observe(
-    own_server: LocalServer, env: dict[str, str], ns: str, arun: Any, tmp_path: Path
+    own_server: LocalServer,
+    own_settings: Settings,
+    env: dict[str, str],
+    ns: str,
+    arun: Any,
+    tmp_path: Path,
 ) -> None:
     convo = write_conversation(tmp_path / "turns.jsonl", "kill-db")
     proc = kgmem_cli("observe", str(convo), "-n", ns, "--chunk", "4", env=env)
     wait_for(
-        lambda: stats(own_server, arun, ns)["labels"].get("Episode", 0) > 0,
+        lambda: stats(own_settings, arun, ns)["labels"].get("Episode", 0) > 0,
         proc,
         "the first episodes were stored",
     )
@@ -212,12 +213,17 @@ def test_neo4j_killed_during_observe(
 
 
 def test_client_killed_during_observe(
-    own_server: LocalServer, env: dict[str, str], ns: str, arun: Any, tmp_path: Path
+    own_server: LocalServer,
+    own_settings: Settings,
+    env: dict[str, str],
+    ns: str,
+    arun: Any,
+    tmp_path: Path,
 ) -> None:
     convo = write_conversation(tmp_path / "turns.jsonl", "kill-client")
     proc = kgmem_cli("observe", str(convo), "-n", ns, "--chunk", "4", env=env)
     wait_for(
-        lambda: stats(own_server, arun, ns)["labels"].get("Memory", 0) > 0,
+        lambda: stats(own_settings, arun, ns)["labels"].get("Memory", 0) > 0,
         proc,
         "the first memories were stored",
     )
@@ -230,14 +236,19 @@ def test_client_killed_during_observe(
 
 
 def test_worker_killed_mid_consolidation(
-    own_server: LocalServer, env: dict[str, str], ns: str, arun: Any, tmp_path: Path
+    own_server: LocalServer,
+    own_settings: Settings,
+    env: dict[str, str],
+    ns: str,
+    arun: Any,
+    tmp_path: Path,
 ) -> None:
     convo = write_conversation(tmp_path / "turns.jsonl", "kill-worker")
     rc, _, err = finish(kgmem_cli("observe", str(convo), "-n", ns, env=env))
     assert rc == 0, err
     worker = kgmem_cli("worker", "-n", ns, "--times", "1", env=env)
     wait_for(
-        lambda: stats(own_server, arun, ns)["labels"].get("Lease", 0) > 0,
+        lambda: stats(own_settings, arun, ns)["labels"].get("Lease", 0) > 0,
         worker,
         "the worker took the consolidation lease",
     )

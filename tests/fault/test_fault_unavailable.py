@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from api.helpers import ADMIN_KEY, Api, api_settings, running
+from support.servers import own_neo4j
 
 import kgmem
 from kgmem.api import create_app
@@ -134,21 +135,8 @@ def test_a_variable_of_the_wrong_type_is_invalid_input_naming_it(
 @pytest.fixture
 def doomed_server(tmp_path: Path) -> Iterator[tuple[Settings, LocalServer]]:
     """A Neo4j of this test's own, which the test kills."""
-    port = free_port()
-    settings = Settings(
-        home=tmp_path / "neo4j-home",
-        bolt_port=port,
-        neo4j_uri=f"bolt://127.0.0.1:{port}",
-        neo4j_auth=False,
-        neo4j_heap="512m",
-        neo4j_pagecache="64m",
-    )
-    server = LocalServer(settings)
-    server.start()
-    try:
-        yield settings, server
-    finally:
-        server.stop()
+    with own_neo4j(tmp_path / "neo4j-home") as started:
+        yield started
 
 
 def test_consolidate_prints_one_error_line_when_neo4j_dies_mid_run(

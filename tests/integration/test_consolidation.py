@@ -8,14 +8,13 @@ embeddings, and every run passes ``now``, so each threshold is tested exactly at
 from __future__ import annotations
 
 import itertools
-import math
-import random
 import uuid
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from support.vectors import at_cosine, direction
 
 from kgmem.errors import InvalidInput, NotFound
 from kgmem.graph import lease_repository, redundancy_repository, repository, topic_repository
@@ -27,7 +26,6 @@ from kgmem.ml.llm import LLMResult, LLMUnavailable
 from kgmem.service import Kgmem
 
 NOW = datetime(2025, 6, 1, 12, 0, tzinfo=UTC)
-DIM = 384
 MIN = timedelta(minutes=1)
 DAY = timedelta(days=1)
 # FSRS-6 with seed 003's context stability (21 days, human, semantic tier, no accesses):
@@ -37,25 +35,6 @@ S_CONTEXT = 21.0
 
 def _age_at(r: float) -> timedelta:
     return timedelta(days=9 * S_CONTEXT * (r**-0.5 - 1))
-
-
-def _unit(v: Sequence[float]) -> list[float]:
-    n = math.sqrt(sum(x * x for x in v))
-    return [x / n for x in v]
-
-
-def _direction(seed: int) -> list[float]:
-    rnd = random.Random(seed)
-    return _unit([rnd.gauss(0, 1) for _ in range(DIM)])
-
-
-def _at_cosine(v: list[float], cosine: float, seed: int) -> list[float]:
-    """A unit vector at exactly ``cosine`` to unit vector ``v``."""
-    u = _direction(seed)
-    d = sum(a * b for a, b in zip(u, v, strict=True))
-    w = _unit([a - d * b for a, b in zip(u, v, strict=True)])
-    s = math.sqrt(1 - cosine * cosine)
-    return [cosine * a + s * b for a, b in zip(v, w, strict=True)]
 
 
 def plant(
@@ -504,15 +483,15 @@ def test_lifecycle_near_duplicates_merge_into_the_more_useful_and_undo_restores_
     km: Kgmem, arun: Any, namespace: str
 ) -> None:
     ns = namespace
-    v, w = _direction(1), _direction(2)
+    v, w = direction(1), direction(2)
     keep = plant(km, arun, ns, "Ana uses Vim.", utility=0.8, embedding=v)
-    dup = plant(km, arun, ns, "Ana uses vim daily.", utility=0.4, embedding=_at_cosine(v, 0.95, 3))
-    other = plant(km, arun, ns, "Bo likes tea.", embedding=_direction(4))
+    dup = plant(km, arun, ns, "Ana uses vim daily.", utility=0.4, embedding=at_cosine(v, 0.95, 3))
+    other = plant(km, arun, ns, "Bo likes tea.", embedding=direction(4))
     below = plant(km, arun, ns, "below", utility=0.6, embedding=w)
-    below2 = plant(km, arun, ns, "below two", embedding=_at_cosine(w, 0.899, 5))
-    u = _direction(6)
+    below2 = plant(km, arun, ns, "below two", embedding=at_cosine(w, 0.899, 5))
+    u = direction(6)
     plant(km, arun, ns, "above", utility=0.6, embedding=u)
-    above2 = plant(km, arun, ns, "above two", embedding=_at_cosine(u, 0.901, 7))
+    above2 = plant(km, arun, ns, "above two", embedding=at_cosine(u, 0.901, 7))
     before = {m: mem(km, arun, ns, m) for m in (dup, above2)}
     report = run(km, arun, ns, "redundancy")
     step = report.step("redundancy")
@@ -547,7 +526,7 @@ def test_lifecycle_a_cluster_of_five_becomes_a_theme_memory_that_keeps_every_det
     km: Kgmem, arun: Any, namespace: str
 ) -> None:
     ns = namespace
-    v = _direction(11)
+    v = direction(11)
     texts = [
         "Alice booked flight AA100 to Paris.",
         "Alice has seat 12C on the Paris flight.",
@@ -556,7 +535,7 @@ def test_lifecycle_a_cluster_of_five_becomes_a_theme_memory_that_keeps_every_det
         "Alice paid 420 dollars for the Paris flight.",
     ]
     members = [
-        plant(km, arun, ns, t, embedding=_at_cosine(v, 0.975, 20 + i), entities=["Alice"],
+        plant(km, arun, ns, t, embedding=at_cosine(v, 0.975, 20 + i), entities=["Alice"],
               access_count=i, created_at=NOW - (5 - i) * DAY)
         for i, t in enumerate(texts)
     ]  # fmt: skip
@@ -836,13 +815,13 @@ def test_lifecycle_capacity_trim_sends_the_least_useful_dormant_down_to_the_targ
 
 
 def _mixed(km: Kgmem, arun: Any, ns: str) -> dict[str, str]:
-    v = _direction(40)
+    v = direction(40)
     ids = {
         "stale": plant(km, arun, ns, category="context", tier="semantic",
                        last_accessed=NOW - _age_at(0.15), created_at=NOW - 400 * DAY),
         "working": plant(km, arun, ns, tier="working", created_at=NOW - DAY),
         "dup_a": plant(km, arun, ns, "Sam drinks coffee.", utility=0.7, embedding=v),
-        "dup_b": plant(km, arun, ns, "Sam drinks coffee daily.", embedding=_at_cosine(v, 0.95, 41)),
+        "dup_b": plant(km, arun, ns, "Sam drinks coffee daily.", embedding=at_cosine(v, 0.95, 41)),
     }  # fmt: skip
     _plant_clusters(km, arun, ns)
     return ids
