@@ -17,7 +17,8 @@ import uuid
 from datetime import timedelta
 from typing import Any
 
-from test_consolidation import DAY, MIN, NOW, _at_cosine, _direction, mem, plant, run
+from support.vectors import at_cosine, direction
+from test_consolidation import DAY, MIN, NOW, mem, plant, run
 
 from kgmem.graph import repository, retention_repository, tier_repository
 from kgmem.ingest.normalize import content_hash, normalize_name
@@ -270,9 +271,9 @@ def test_lifecycle_redundancy_compares_a_bounded_window_per_run_and_in_time_ever
     ns = namespace
     pairs = []
     for i in range(3):
-        v = _direction(300 + i)
+        v = direction(300 + i)
         keep = plant(km, arun, ns, f"Sam drinks tea number {i}.", utility=0.7, embedding=v)
-        dup = plant(km, arun, ns, f"Sam drinks tea, number {i}.", embedding=_at_cosine(v, 0.95, i))
+        dup = plant(km, arun, ns, f"Sam drinks tea, number {i}.", embedding=at_cosine(v, 0.95, i))
         pairs.append((keep, dup))
     merged, runs = 0, 0
     while runs < 10:  # two of the six memories per run: bounded runs that cover them all
@@ -292,7 +293,7 @@ def test_lifecycle_redundancy_compares_a_bounded_window_per_run_and_in_time_ever
         arun,
         ns,
         "Sam drinks tea, number 0, again.",
-        embedding=_at_cosine(_direction(300), 0.95, 9),
+        embedding=at_cosine(direction(300), 0.95, 9),
     )
     step = run(km, arun, ns, "redundancy").step("redundancy")
     assert step.stats["window"] == 1 and step.changes == {"merged": 1}
@@ -310,15 +311,13 @@ def test_lifecycle_redundancy_stops_reading_the_window_once_it_has_more_pairs_th
     ns = namespace
     dups = []
     for i in range(4):
-        v = _direction(720 + i)
+        v = direction(720 + i)
         plant(km, arun, ns, f"Ivo paints boat number {i}.", utility=0.7, embedding=v)
         dups.append(
-            plant(
-                km, arun, ns, f"Ivo paints boat, no. {i}.", embedding=_at_cosine(v, 0.96, 730 + i)
-            )
+            plant(km, arun, ns, f"Ivo paints boat, no. {i}.", embedding=at_cosine(v, 0.96, 730 + i))
         )
     for i in range(6):  # loners: nothing above the threshold
-        plant(km, arun, ns, f"loner {i}", embedding=_direction(740 + i))
+        plant(km, arun, ns, f"loner {i}", embedding=direction(740 + i))
     caps = {"redundancy": 1}
     first = run(km, arun, ns, "redundancy", caps=caps).step("redundancy")
     assert first.stats["window"] == 14 and first.capped
