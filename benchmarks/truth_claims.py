@@ -30,10 +30,10 @@ from datetime import UTC, datetime
 from benchmarks.truth_corpus import Scenario, load, select
 from kgmem.ingest.claim_gate import ClaimConflict, ClaimSkip, claim_conflict, family
 from kgmem.ingest.claim_reading import ClaimReader
-from kgmem.ingest.gate import says_replacement
 from kgmem.ingest.gate_records import Neighbour
 from kgmem.ingest.local_extractor import extract_local
 from kgmem.ingest.normalize import normalize_name
+from kgmem.ingest.replacement import says_replacement
 from kgmem.ingest.rewrite import speaker_label
 from kgmem.ml.embedder import Embedder
 from kgmem.ml.nlp import Nlp

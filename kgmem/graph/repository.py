@@ -228,7 +228,7 @@ async def search_claim_holders(
     *,
     namespace: str,
     subjects: list[str],
-    family: str,
+    families: list[str],
     min_confidence: float,
     limit: int,
 ) -> list[Row]:
@@ -236,7 +236,7 @@ async def search_claim_holders(
         "search_claim_holders",
         namespace=namespace,
         subjects=subjects,
-        family=family,
+        families=families,
         min_confidence=min_confidence,
         limit=limit,
     )

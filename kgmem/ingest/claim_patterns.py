@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from kgmem.taxonomy.slots import Polarity, Slot
 
 # a value: up to the end of the clause; claims.trim_value cuts it at the first boundary word
-V = r"(?P<v>[^,;.!?()\"]+)"
+# ("St. Mary's Hospital": a title's abbreviation does not end the value)
+V = r"(?P<v>(?:\b(?:St|Dr|Mt|Ft|Mr|Mrs|Ms|Jr|Sr|Ave|Rd)\.|[^,;.!?()\"])+)"
 NAME = r"(?-i:[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)"
 _DET = r"(?:(?:a|an|the|his|her|their|its|\w+'s)\s+)?(?:new\s+|current\s+|own\s+)?"
 PET_KINDS = (
@@ -27,12 +28,12 @@ PET_KINDS = (
     r"|lizard|snake|ferret|goldfish|pup"
 )
 _PET = rf"(?:{PET_KINDS})"
-_KIN = (
+KIN_WORDS = (
     r"brother|sister|mom|mum|mummy|mother|dad|father|son|daughter|husband|wife|partner|boyfriend|girlfriend"
     r"|fiancée?|friend|cousin|aunt|uncle|grandma|grandmother|grandpa|grandfather|niece|nephew"
     r"|boss|colleague|coworker|roommate|neighbou?r|kid|kids|children|parents|family|team|manager"
 )
-KIN_RE = re.compile(rf"^(?:{_KIN})s?$", re.IGNORECASE)
+KIN_RE = re.compile(rf"^(?:{KIN_WORDS})s?$", re.IGNORECASE)
 
 # possession kinds: "drives a Tesla" is a car; the qualifier is the kind, not the brand
 KIND_WORDS: dict[str, str] = {
@@ -202,6 +203,9 @@ PATTERNS: tuple[ClaimPattern, ...] = (
         rf"\b(?:works|working|work|employed|started working) (?:now )?(?:at|for|by) {V}",
     ),
     _p(Slot.EMPLOYER, rf"\b(?:is|am|are) (?:now )?(?:at|with) (?P<v>{NAME})"),
+    # a shift, a rota or a placement somewhere is work there ("just got back from my shift at
+    # St. Mary's Hospital")
+    _p(Slot.EMPLOYER, rf"\b(?:shift|shifts|rota|placement|internship) (?:at|with) {V}"),
     _p(
         Slot.EMPLOYER,
         rf"\b(?:joined|got a job at|got hired (?:at|by)|was hired (?:at|by)"

@@ -27,6 +27,7 @@ from kgmem.ingest.claim_gate import ClaimConflict, ClaimSkip, claim_conflict
 from kgmem.ingest.contradiction import ContradictionCheck, ContradictionKind, detect_contradiction
 from kgmem.ingest.gate_records import GateAction, GateDecision, Neighbour
 from kgmem.ingest.normalize import normalize_name
+from kgmem.ingest.replacement import replaces_own_state, says_replacement
 from kgmem.ingest.sameness import MIN_SHARED_WORDING, separate_occurrences, shared_wording
 from kgmem.ingest.subject_match import lead_name, same_subject
 from kgmem.ingest.synthesis import (
@@ -63,17 +64,6 @@ _CHANGE_CUE_RE = re.compile(
     re.IGNORECASE,
 )
 
-# A new value said as a replacement: on a multi-valued slot it retires the current value rather
-# than joining it ("these days it's pottery"); an additive word keeps both ("also French").
-_REPLACING_RE = re.compile(
-    r"\b(?:now|these days|nowadays|anymore|any more|no longer|instead|switched|replaced"
-    r"|taken over|took over|swapped|changed)\b",
-    re.IGNORECASE,
-)
-_ADDING_RE = re.compile(
-    r"\b(?:also|too|as well|another|second|additional|extra|besides|on top of)\b", re.IGNORECASE
-)
-
 
 def decide(
     candidate: ExtractedFact,
@@ -108,11 +98,6 @@ def decide(
     if isinstance(verdict, ClaimSkip) and decision.action == GateAction.CREATE:
         return replace(decision, reason=f"{decision.reason}; {verdict.reason}")
     return decision
-
-
-def says_replacement(content: str) -> bool:
-    """The wording puts a new value in the place of the old one, and adds nothing beside it."""
-    return bool(_REPLACING_RE.search(content)) and not _ADDING_RE.search(content)
 
 
 def _by_similarity(
@@ -154,6 +139,13 @@ def _by_similarity(
         )
         if conflict is not None:
             return _resolve(candidate, n, conflict, strategy, now)
+        if sim < UPDATE_SIM - SIM_EPS and _replaces(candidate, claim, n, min_claim_confidence):
+            # "Jamal is the sous chef now" after "Jamal works as a line cook": the nearest state
+            # of the same person, said again as changed, whatever slot either was read as.
+            check = ContradictionCheck(
+                ContradictionKind.VALUE_CHANGE, (n.content, candidate.content), "replacement"
+            )
+            return _resolve(candidate, n, check, strategy, now)
         if sim >= REINFORCE_SIM - SIM_EPS:
             reason = f"cosine {_fmt(sim)} ≥ {REINFORCE_SIM} (semantic duplicate)"
             return GateDecision(GateAction.REINFORCE, n.memory_id, reason, sim)
@@ -182,6 +174,27 @@ def _by_similarity(
         return GateDecision(GateAction.CREATE, None, reason, best)
     reason = f"no near neighbour (best cosine {_fmt(best)} < {UPDATE_SIM}) and no contradiction"
     return GateDecision(GateAction.CREATE, None, reason, best)
+
+
+# What a replacement can retire: a state held, not a dated happening ("attended a support
+# group on May 7" stays true when "is now part of a support group" is said).
+_STATE_CATEGORIES = frozenset(
+    {Category.FACT, Category.PREFERENCE, Category.IDENTITY, Category.RELATIONSHIP,
+     Category.SKILL, Category.GOAL, Category.CONTEXT, Category.ACTIVITY}
+)  # fmt: skip
+
+
+def _replaces(
+    candidate: ExtractedFact, claim: Claim | None, n: Neighbour, min_claim_confidence: float
+) -> bool:
+    """The candidate says its person's state changed and ``n`` (near, same subject) is the state
+    it replaces. Where both claims were read with confidence the claim rule has judged the pair
+    (a repetition, an addition, two attributes, another person): this rule is for the rest."""
+    if n.category not in _STATE_CATEGORIES or not replaces_own_state(candidate.content):
+        return False
+    if claim is None or n.claim is None:
+        return True
+    return min(claim.confidence, n.claim.confidence) < min_claim_confidence
 
 
 def _update(candidate: ExtractedFact, n: Neighbour) -> GateDecision:

@@ -7,10 +7,12 @@ asks about with the write path's nearest-prototype guess over the query embeddin
 channels already made (no model run of its own), and only a sure guess (``QUERY_SLOT_MIN``)
 counts: a question that asks about no attribute ("When did Caroline go to the support group?")
 gets a weak, scattered guess and no channel. ``claim_search`` then reads the live holders of
-that slot family for the question's named subjects (for every subject when it names none: "what
-is my budget?" in a one-person namespace), newest first, so the current value ranks first and
-the value it replaced, if still live, behind it. The rows join the fusion as one more ranked list
-("claim"); superseded memories are not read, so the channel never lifts a stale value.
+that slot family, and of the families whose values also answer it (a job question is answered
+by an employer too: ``taxonomy.slots.answering_families``), for the question's named subjects
+(for every subject when it names none: "what is my budget?" in a one-person namespace), newest
+first, so the current value ranks first and the value it replaced, if still live, behind it.
+The rows join the fusion as one more ranked list ("claim"); superseded memories are not read,
+so the channel never lifts a stale value.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from kgmem.graph import repository
 from kgmem.graph.client import GraphClient, Row
 from kgmem.ingest.slot_guess import PrototypeTable, SlotGuess, guess_slot, prototype_table
 from kgmem.ml.embedder import Embedder
+from kgmem.taxonomy.slots import answering_families
 
 # A question's guess must be this sure (the guess's own confidence, at most 0.75): on questions
 # about attributes ("How old is", "Where does X live", "What car does") the guesses were 0.6-0.75,
@@ -46,12 +49,13 @@ def query_slot(vector: Sequence[float], table: PrototypeTable) -> SlotGuess | No
 async def claim_search(
     graph: GraphClient, namespace: str, subjects: Iterable[str], guess: SlotGuess
 ) -> list[Row]:
-    """The live memories asserting ``guess``'s slot family of ``subjects``, newest first."""
+    """The live memories asserting a family that answers ``guess``'s slot for ``subjects``,
+    newest first."""
     return await repository.search_claim_holders(
         graph,
         namespace=namespace,
         subjects=sorted(subjects),
-        family=guess.slot.value,
+        families=list(answering_families(guess.slot)),
         min_confidence=HOLDER_MIN_CONFIDENCE,
         limit=HOLDER_LIMIT,
     )

@@ -46,6 +46,7 @@ from kgmem.recall.filters import Evidence, Filters, apply_filters
 from kgmem.recall.fusion import fuse
 from kgmem.recall.hyde import hyde_variants
 from kgmem.recall.hydration import hydrate
+from kgmem.recall.present import asks_present, present_first
 from kgmem.recall.profiles import get_mode, get_profile
 from kgmem.recall.query import (
     STRATEGIES,
@@ -116,13 +117,12 @@ async def recall(
     ev, rankings, qvec, q_entities = await run_channels(
         graph, embedder, nlp, req, subs, run, turns=matches
     )
-    if "claim" in req.channels:
-        guess = query_slot(qvec, table_for(embedder))
-        if guess is not None:  # a question about an attribute: who holds it now
-            rows = await claim_search(graph, req.namespace, q_entities, guess)
-            run.queries.append("search_claim_holders")
-            collect(ev, rankings, "claim", rows, "claim")
-            run.tick("claim")
+    guess = query_slot(qvec, table_for(embedder)) if "claim" in req.channels else None
+    if guess is not None:  # a question about an attribute: who holds it now
+        rows = await claim_search(graph, req.namespace, q_entities, guess)
+        run.queries.append("search_claim_holders")
+        collect(ev, rankings, "claim", rows, "claim")
+        run.tick("claim")
     if profile.feedback:
         await refine(graph, req, profile, ev, rankings, run)
     hyde: list[str] = []
@@ -191,8 +191,12 @@ async def recall(
     scored = rank(
         kept, profile, when, stability=stability, session_id=req.session_id, query_embedding=qvec
     )
-    run.tick("score")
     by_id = {c.id: c for c in kept}
+    if guess is not None and asks_present(req.query) and req.as_of is None:
+        # a question about an attribute as it is now (not about events, where an older memory
+        # restated later is as much the answer as the newer one)
+        scored = present_first(scored, by_id)
+    run.tick("score")
     top = max((s.final for s in scored), default=1.0) or 1.0
     chosen = mmr(
         [(s.memory_id, s.final / top, by_id[s.memory_id].embedding) for s in scored], k=req.limit

@@ -101,3 +101,19 @@ def parse_slot_key(key: str) -> tuple[Slot, str] | None:
 
 def is_multi_valued(slot: Slot) -> bool:
     return SLOT_SPECS[slot].multi_valued
+
+
+# A question about one slot that another slot's value also answers: "What does Maya do for a
+# living?" is answered by "Maya works at St. Mary's Hospital" as well as by "Maya is a nurse";
+# "Is Ana seeing anyone?" by her partner as well as her status.
+_ANSWERED_ALSO_BY: dict[Slot, tuple[Slot, ...]] = {
+    Slot.JOB_TITLE: (Slot.EMPLOYER,),
+    Slot.RELATIONSHIP_STATUS: (Slot.PARTNER,),
+    Slot.PARTNER: (Slot.RELATIONSHIP_STATUS,),
+    Slot.PET: (Slot.POSSESSION,),
+}
+
+
+def answering_families(slot: Slot) -> tuple[str, ...]:
+    """The slot families whose values answer a question about ``slot``, itself first."""
+    return (slot.value, *(s.value for s in _ANSWERED_ALSO_BY.get(slot, ())))

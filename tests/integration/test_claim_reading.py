@@ -7,8 +7,9 @@ import pytest
 
 from kgmem.ingest.claim_gate import ClaimConflict, claim_conflict
 from kgmem.ingest.claim_reading import ClaimInput, ClaimReader
-from kgmem.ingest.gate import CLAIM_MIN_CONFIDENCE, says_replacement
+from kgmem.ingest.gate import CLAIM_MIN_CONFIDENCE
 from kgmem.ingest.gate_records import Neighbour
+from kgmem.ingest.replacement import says_replacement
 from kgmem.ml.embedder import Embedder
 from kgmem.ml.nlp import Nlp
 from kgmem.records import Claim

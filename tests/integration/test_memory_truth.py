@@ -40,6 +40,8 @@ def test_the_quickstart_milk_change_supersedes_and_recall_answers_the_present(
     hits = arun(km.recall("What milk does Maya take in her coffee?", namespace=namespace, dry=True))
     assert "almond milk" in hits.hits[0].content
     assert not any("prefers oat milk" in h.content for h in hits.hits)
+    job = arun(km.recall("What does Maya do for a living?", namespace=namespace, dry=True))
+    assert "St. Mary's Hospital" in job.hits[0].content  # the shift is where Maya works
 
 
 CHANGES = [

@@ -11,10 +11,11 @@ from hypothesis import strategies as st
 
 from kgmem.ingest.claim_gate import ClaimConflict, ClaimSkip, claim_conflict
 from kgmem.ingest.claims import extract_claim, same_value, trim_value
-from kgmem.ingest.gate import decide, period_end, says_replacement
+from kgmem.ingest.gate import decide, period_end
 from kgmem.ingest.gate_records import GateAction, Neighbour
 from kgmem.ingest.normalize import content_hash
 from kgmem.ingest.reconcile import reconcile
+from kgmem.ingest.replacement import says_replacement
 from kgmem.ingest.write_plan import Candidate
 from kgmem.records import Claim, ExtractedFact
 from kgmem.taxonomy import ConflictStrategy

@@ -1,0 +1,73 @@
+"""Replacement wording: does a fact say that a person's state changed, in place of an old one?
+
+Two questions the write gate asks of a candidate's text, without a slot:
+
+- ``says_replacement(content)``: the wording puts a new value in the place of the old one ("now",
+  "these days", "instead", "switched", "replaced", "no longer") and adds nothing beside it (no
+  "also", "another", "too"). A claim on a multi-valued slot said this way retires the current
+  value rather than joining it.
+- ``states_own(content)``: the fact states the person's own state as it holds (what recall's
+  ``present_first`` asks of a newer restatement); ``replaces_own_state(content)``: such a fact
+  said as a replacement. The gate uses it when
+  no claim rule decided: a near, same-subject state said before ("Jamal works as a line cook")
+  is retired by "Jamal is the sous chef now" even when the two are read as different slots, or
+  as none. What it rules out are the changes that are not the person's: a relative's or a
+  colleague's ("Yuki's husband just started at Amazon, so they're both in tech now"), a thing's
+  ("The fridge is full of bacon now"), a hypothetical ("might switch to ... now"), a request.
+
+Pure and deterministic; the lexicon is English, like the rest of the local engine.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kgmem.ingest.claim_patterns import HYPOTHETICAL_RE, KIN_WORDS
+
+_REPLACING_RE = re.compile(
+    r"\b(?:now|these days|nowadays|anymore|any more|no longer|instead|switched|replaced"
+    r"|taken over|took over|swapped|changed|(?:has|have) become|from now on|no more"
+    # a measure or a date moved: "raised the reading goal to 30", "pushed the launch back to May"
+    # ("moved to Berlin" is a move, which the claim rule reads as a residence)
+    r"|(?:raised|lowered|increased|decreased|upped|bumped|cut|extended)(?: \w+){0,4} to"
+    r"|(?:pushed|moved)(?: \w+){1,4} (?:up |back |down |out )?to)\b",
+    re.IGNORECASE,
+)
+_ADDING_RE = re.compile(
+    r"\b(?:also|too|as well|another|second|additional|extra|besides|on top of)\b", re.IGNORECASE
+)
+# "Maya said: ...", "Maya told Ben: ...": the words said are the fact
+_REPORTED_RE = re.compile(r"^[^:]{1,60}\b(?:said|says|told \w+|wrote|asked)\s*:\s*", re.IGNORECASE)
+# Someone else's state: "Yuki's husband", "my roommate", "her boss" opening or naming the subject
+_OTHERS_RE = re.compile(
+    rf"\b(?:\w+'s|my|his|her|their|our|your)\s+(?:\w+\s+)?(?:{KIN_WORDS})s?\b", re.IGNORECASE
+)
+# A thing's state: "The fridge is ...", "This place is ...", "It's ..." (not "These days ...")
+_THING_OPENING_RE = re.compile(
+    r"^(?:the|this|that|these|those|its|it's|it is|there)\s+(?!days\b|past\b|last\b)",
+    re.IGNORECASE,
+)
+_REQUEST_RE = re.compile(r"\bwants help\b|\?\s*$", re.IGNORECASE)
+# "would rather" states a preference held now, not a hypothetical
+_RATHER_RE = re.compile(r"\b(?:would|'d) rather\b", re.IGNORECASE)
+
+
+def says_replacement(content: str) -> bool:
+    """The wording puts a new value in the place of the old one, and adds nothing beside it."""
+    return bool(_REPLACING_RE.search(content)) and not _ADDING_RE.search(content)
+
+
+def replaces_own_state(content: str) -> bool:
+    """A replacement whose subject is the person the fact is about (see module doc)."""
+    return says_replacement(content) and states_own(content)
+
+
+def states_own(content: str) -> bool:
+    """The fact states its person's own state as it holds: not a relative's or a thing's, not a
+    hypothetical, a request, a question or an addition beside another value."""
+    if HYPOTHETICAL_RE.search(_RATHER_RE.sub("", content)) or _ADDING_RE.search(content):
+        return False
+    if _REQUEST_RE.search(content):
+        return False
+    said = _REPORTED_RE.sub("", content.strip(), count=1)
+    return not _OTHERS_RE.search(said) and not _THING_OPENING_RE.match(said)

@@ -1,0 +1,111 @@
+"""Replacement wording (``ingest/replacement.py``) and the gate's slot-free replacement rule: a
+person's state said again as changed retires the nearest same-subject state, and nothing else
+does."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kgmem.ingest.gate import decide
+from kgmem.ingest.gate_records import GateAction, Neighbour
+from kgmem.ingest.normalize import content_hash
+from kgmem.ingest.replacement import replaces_own_state, says_replacement
+from kgmem.records import Claim, ExtractedFact
+from kgmem.taxonomy import Category, ConflictStrategy
+
+T0 = datetime(2025, 4, 1, tzinfo=UTC)
+LATER = T0 + timedelta(days=40)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Jamal is the sous chef now, so Jamal is in charge when the head chef is off.",
+        "These days Mateo would rather have a quick call than a long email thread.",
+        "Maya said: I take the train to work now.",
+        "Kenji has switched courses to architecture.",
+    ],
+)
+def test_a_persons_own_replacement(text: str) -> None:
+    assert replaces_own_state(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Yuki's husband just started at Amazon, so they're both in tech now.",  # a relative's
+        "Ibrahim said: The fridge is full of bacon now.",  # a thing's
+        "Maya might switch to almond milk now.",  # a hypothetical
+        "Wren now also does pottery.",  # an addition
+        "Lukas wants help to find a chess club now.",  # a request
+        "Can Maya switch the meeting to Friday now?",  # a question
+        "Maya does pottery.",  # no change said
+    ],
+)
+def test_not_a_persons_own_replacement(text: str) -> None:
+    assert not replaces_own_state(text)
+
+
+def _state(content: str, sim: float, category: str = Category.FACT, **kw: object) -> Neighbour:
+    return Neighbour(
+        "m1", content, content_hash(content), sim, category=category, valid_from=T0,
+        entities=("jamal",), **kw,  # type: ignore[arg-type]
+    )  # fmt: skip
+
+
+def _decide(text: str, old: Neighbour, claim: Claim | None = None) -> GateAction:
+    fact = ExtractedFact(text, Category.FACT, 0.8, valid_from=LATER)
+    d = decide(
+        fact, content_hash(text), frozenset({"jamal"}), [old], ConflictStrategy.TEMPORAL, LATER,
+        claim=claim,
+    )  # fmt: skip
+    return d.action
+
+
+NEW = "Jamal is the sous chef now, so Jamal is in charge when the head chef is off."
+OLD = "Jamal works as a line cook at a bistro downtown."
+
+
+def test_the_nearest_state_said_as_changed_is_superseded_whatever_its_slot() -> None:
+    assert _decide(NEW, _state(OLD, 0.7)) == GateAction.SUPERSEDE
+
+
+def test_a_far_state_a_dated_event_or_a_change_without_a_cue_is_left_alone() -> None:
+    assert _decide(NEW, _state(OLD, 0.5)) == GateAction.CREATE  # below the contradiction window
+    event = _state("Jamal cooked at the bistro's anniversary dinner.", 0.7, Category.EVENT)
+    assert _decide(NEW, event) == GateAction.CREATE
+    assert _decide("Jamal is the sous chef.", _state(OLD, 0.7)) == GateAction.CREATE
+
+
+def test_two_claims_read_with_confidence_are_left_to_the_claim_rule() -> None:
+    # Two confident readings of different attributes: the claim rule found no change.
+    old = _state(OLD, 0.7, claim=Claim("jamal", "job_title", "line cook", "holds", 0.8))
+    lives = "Jamal lives in Leeds now."
+    assert _decide(lives, old, Claim("jamal", "residence", "leeds", "holds", 0.8)) == (
+        GateAction.CREATE
+    )
+    # A loose guess does not count as a reading: the replacement rule still applies.
+    guessed = Claim("jamal", "diet", "sous chef", "holds", 0.47)
+    assert _decide(NEW, old, guessed) == GateAction.SUPERSEDE
+
+
+_WORDS = st.sampled_from(
+    ["Jamal", "works", "cooks", "at", "the", "bistro", "is", "a", "chef", "in", "Leeds", "likes",
+     "tea", "every", "morning", "and", "with", "Ben"]
+)  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_WORDS, min_size=2, max_size=12), st.floats(0.0, 0.84))
+def test_without_replacement_wording_the_rule_never_retires(words: list[str], sim: float) -> None:
+    text = " ".join(words) + "."
+    assert not says_replacement(text)
+    d = decide(
+        ExtractedFact(text, Category.FACT, 0.8, valid_from=LATER), content_hash(text),
+        frozenset({"jamal"}), [_state(OLD, sim)], ConflictStrategy.TEMPORAL, LATER,
+    )  # fmt: skip
+    assert d.conflict is None or d.conflict.cue != "replacement"
