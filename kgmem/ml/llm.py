@@ -20,12 +20,13 @@ import logging
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any
-
-import openai
+from typing import TYPE_CHECKING, Any
 
 from kgmem.errors import LLMError
 from kgmem.settings import Settings
+
+if TYPE_CHECKING:  # imported on first use: the thin client install has no openai
+    import openai
 
 log = logging.getLogger("kgmem.llm")
 
@@ -139,6 +140,10 @@ class LLMClient:
 
     def _openai(self) -> openai.AsyncOpenAI:
         if self._client is None:
+            try:
+                import openai
+            except ImportError as exc:
+                raise LLMUnavailable("the LLM needs openai: pip install 'kgmem[llm]'") from exc
             key = self._api_key.get_secret_value() if self._api_key is not None else _NO_KEY
             self._client = openai.AsyncOpenAI(
                 api_key=key,
@@ -207,6 +212,8 @@ class LLMClient:
     ) -> tuple[dict[str, Any], int, int]:
         """One HTTP request; raises _Retryable or a final LLMError."""
         client = self._openai()
+        import openai  # importable: _openai() built the client
+
         try:
             # openai's timeout is per connect/read phase; this bounds the whole call, so a server
             # that trickles bytes cannot hold ingest for longer than llm_timeout_s per attempt.

@@ -1,0 +1,52 @@
+"""The thin client install: kgmem, its SDK and its CLI import without the server extra (models,
+GDS, API) or the LLM client, and a command that needs the server extra says so in one line.
+
+Each case runs in a child interpreter where the extras' modules are blocked (``None`` in
+``sys.modules`` makes their import fail), as in an install without them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from kgmem.extras import EXTRAS, missing
+
+BLOCK = sorted({*EXTRAS["server"], *EXTRAS["llm"], *EXTRAS["torch"], "transformers"})
+PRELUDE = f"import sys\nfor m in {BLOCK!r}:\n    sys.modules[m] = None\n"
+
+
+def _child(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", PRELUDE + code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_the_sdk_and_the_cli_import_without_the_server_extra() -> None:
+    run = _child(
+        "import kgmem, kgmem.sdk, kgmem.cli\n"
+        "from kgmem.sdk import KgmemClient\n"
+        "KgmemClient('http://127.0.0.1:1', api_key='k' * 16)\n"
+        f"print(sorted(m for m in {BLOCK!r} if sys.modules.get(m) is not None))\n"
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.strip() == "[]"
+
+
+def test_version_works_and_a_service_command_names_the_missing_extra() -> None:
+    version = _child("from kgmem.cli import main\nmain(['--version'])")
+    assert version.returncode == 0, version.stderr[-2000:]
+    assert version.stdout.strip().startswith("kgmem ")
+    recall = _child("from kgmem.cli import main\nmain(['recall', 'what milk?'])")
+    assert recall.returncode == 1
+    lines = recall.stderr.strip().splitlines()
+    assert len(lines) == 1, recall.stderr
+    assert "`kgmem recall` needs the server extra: pip install 'kgmem[server]'" in lines[0]
+    assert "spacy" in lines[0] and "Traceback" not in recall.stderr
+
+
+def test_this_environment_has_every_extra_the_tests_use() -> None:
+    assert missing("server") == []
