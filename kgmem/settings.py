@@ -31,6 +31,13 @@ class Settings(BaseSettings):
     neo4j_password: SecretStr = Field(
         SecretStr("kgmem-local-pass"), description="Neo4j password (8+ characters)."
     )
+    neo4j_password_file: Path | None = Field(
+        None,
+        description=(
+            "File holding the Neo4j password (a mounted secret), read when connecting; it may "
+            "also hold Neo4j's own 'user/password' (NEO4J_AUTH_FILE). Wins over neo4j_password."
+        ),
+    )
     neo4j_auth: bool = Field(True, description="Send credentials; false for a no-auth server.")
     neo4j_database: str = Field("neo4j", description="Database name.")
     neo4j_timeout_s: float = Field(10.0, gt=0, description="Connection and query timeout.")
@@ -192,5 +199,17 @@ class Settings(BaseSettings):
         return check_namespace(value)
 
     def neo4j_password_value(self) -> str:
-        """The password in clear, for the one place that needs it (the driver / launcher)."""
-        return self.neo4j_password.get_secret_value()
+        """The password in clear, for the one place that needs it (the driver / launcher); from
+        ``neo4j_password_file`` when one is named (read here, not at construction: no I/O)."""
+        if self.neo4j_password_file is None:
+            return self.neo4j_password.get_secret_value()
+        from kgmem.errors import ConfigError
+
+        try:
+            text = self.neo4j_password_file.read_text(encoding="utf-8").strip()
+        except OSError as exc:
+            raise ConfigError(
+                f"KGMEM_NEO4J_PASSWORD_FILE: cannot read it ({exc.strerror})"
+            ) from exc
+        prefix = f"{self.neo4j_user}/"
+        return text.removeprefix(prefix) if text.startswith(prefix) else text
