@@ -18,6 +18,19 @@ LLMLevel = Literal["off", "auto", "always"]
 EmbedBackend = Literal["onnx", "torch"]
 
 
+def _user_data_dir() -> Path:
+    """kgmem's per-user data directory (platformdirs; XDG's ~/.local/share where it is absent):
+    the same server for every working directory, so `db status` finds it from anywhere."""
+    try:
+        from platformdirs import user_data_dir
+
+        return Path(user_data_dir("kgmem"))
+    except ImportError:
+        import os
+
+        return Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "kgmem"
+
+
 class Settings(BaseSettings):
     """Everything configurable, with defaults that run fully local on one machine."""
 
@@ -43,7 +56,10 @@ class Settings(BaseSettings):
     neo4j_timeout_s: float = Field(10.0, gt=0, description="Connection and query timeout.")
 
     # --- local Neo4j launcher (tools/neo4j) --------------------------------------------------
-    home: Path = Field(Path(".kgmem"), description="Where the local server keeps data and logs.")
+    home: Path = Field(
+        default_factory=_user_data_dir,
+        description="Where the local server keeps data and logs (default: a per-user data dir).",
+    )
     bolt_port: int = Field(7687, ge=1, le=65535, description="Bolt port of the local server.")
     browser_port: int = Field(
         0, ge=0, le=65535, description="Port for the offline Neo4j Browser (0 = off)."

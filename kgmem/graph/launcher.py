@@ -4,7 +4,10 @@ The server is a Java process (``tools/neo4j/run.sh``) running an embedded Neo4j 
 with the open GDS procedures, Bolt on 127.0.0.1. ``LocalServer`` builds the launcher with Maven
 when needed, starts the process detached with its output in ``<home>/launcher.log``, waits for its
 READY line, and records ``<home>/server.json`` (pid, URI, versions) so ``status`` and ``stop`` work
-from another process. Construction does no I/O.
+from another process. Construction does no I/O. The Maven project is ``tools/neo4j`` of a source
+checkout; an installed wheel carries a copy (``kgmem/graph/neo4j_project``, see setup.py), which
+the first ``build`` copies into a per-user cache (``launcher_cache_dir``) and builds there (Maven
+resolves the jars into ~/.m2), since site-packages may be read-only.
 """
 
 from __future__ import annotations
@@ -26,10 +29,55 @@ READY = "KGMEM_NEO4J_READY"
 ERROR = "KGMEM_NEO4J_ERROR"
 
 
+PACKAGED = Path(__file__).resolve().parent / "neo4j_project"
+CHECKOUT = Path(__file__).resolve().parents[2] / "tools" / "neo4j"
+
+
 def tools_dir() -> Path:
-    """``tools/neo4j`` of the source checkout (the launcher is a dev/ops tool, not a wheel part)."""
-    env_dir = Path(__file__).resolve().parents[2] / "tools" / "neo4j"
-    return env_dir
+    """The Maven project to build and run: the checkout's, else the per-user copy of the wheel's."""
+    if (CHECKOUT / "pom.xml").exists():
+        return CHECKOUT
+    return launcher_cache_dir()
+
+
+def launcher_cache_dir() -> Path:
+    """Where an installed kgmem keeps its built launcher, keyed by the packaged pom (a new kgmem
+    with new Neo4j or GDS versions builds afresh beside the old one)."""
+    import hashlib
+
+    try:
+        from platformdirs import user_cache_dir
+
+        base = Path(user_cache_dir("kgmem"))
+    except ImportError:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "kgmem"
+    pom = PACKAGED / "pom.xml"
+    key = hashlib.sha256(pom.read_bytes()).hexdigest()[:12] if pom.exists() else "none"
+    return base / f"neo4j-launcher-{key}"
+
+
+def _unpack_packaged(target: Path) -> None:
+    """Copy the wheel's Maven project to ``target`` once (write-then-rename: a concurrent
+    first start never sees half a project)."""
+    import shutil
+    import tempfile
+
+    if (target / "pom.xml").exists():
+        return
+    if not (PACKAGED / "pom.xml").exists():
+        raise LauncherError(
+            "the Neo4j launcher's Maven project is neither in a source checkout nor in this "
+            "install: reinstall kgmem[server] from a wheel built by setup.py"
+        )
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=target.parent, prefix=target.name + ".tmp"))
+    try:
+        shutil.copytree(PACKAGED, tmp, dirs_exist_ok=True)
+        os.replace(tmp, target)
+    except OSError:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if not (target / "pom.xml").exists():
+            raise
 
 
 @dataclass(frozen=True)
@@ -86,9 +134,12 @@ class LocalServer:
 
     def build(self) -> None:
         """Resolve Neo4j + GDS from Maven Central and compile the launcher (no-op when built)."""
-        script = tools_dir() / "build.sh"
+        project = tools_dir()
+        if project != CHECKOUT:
+            _unpack_packaged(project)
+        script = project / "build.sh"
         if not script.exists():
-            raise LauncherError(f"{script} not found: the local server needs a source checkout")
+            raise LauncherError(f"{script} not found: the Maven project is incomplete")
         proc = subprocess.run(["bash", str(script)], capture_output=True, text=True, check=False)
         if proc.returncode != 0:
             tail = (proc.stdout + proc.stderr).strip().splitlines()[-15:]
