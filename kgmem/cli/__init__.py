@@ -50,7 +50,7 @@ def _root(
         False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
     ),
 ) -> None:
-    if ctx.resilient_parsing:  # shell completion: no checks
+    if ctx.resilient_parsing or "--help" in sys.argv[1:]:  # completion, help: no checks
         return
     try:
         require("server", f"`kgmem {ctx.invoked_subcommand}`")

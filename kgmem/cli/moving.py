@@ -18,8 +18,11 @@ from rich.markup import escape
 
 from kgmem.cli.plumbing import (
     NAMESPACE_OPT,
+    STDIO,
     err,
+    input_path,
     out,
+    output_path,
     progress_bar,
     run_on_kgmem,
 )
@@ -36,7 +39,7 @@ def _transfer_progress(description: str) -> Iterator[ProgressFn]:
 
 
 def export_cmd(
-    file: Path = typer.Argument(..., help="The JSONL file to write."),
+    file: Path = typer.Argument(..., help="The JSONL file to write (- for stdout)."),
     namespace: str = NAMESPACE_OPT,
     all_namespaces: bool = typer.Option(False, "--all", help="Export every namespace."),
 ) -> None:
@@ -45,30 +48,32 @@ def export_cmd(
         err.print("[bold red]error:[/] give --namespace or --all, not both")
         raise typer.Exit(2)
 
-    async def work(km: Kgmem) -> Any:
+    async def work(km: Kgmem, target: Path) -> Any:
         ns = None if all_namespaces else (km.settings.namespace if namespace is None else namespace)
         with _transfer_progress("exporting") as progress:
-            return await km.export_graph(file, namespace=ns, progress=progress)
+            return await km.export_graph(target, namespace=ns, progress=progress)
 
-    report = run_on_kgmem(work)
+    with output_path(file) as target:
+        report = run_on_kgmem(lambda km: work(km, target))
     scope = ", ".join(report.namespaces) or "nothing"
-    out.print(
+    (err if file == STDIO else out).print(  # with -, stdout carries the export alone
         f"exported {report.nodes} nodes and {report.edges} edges ({escape(scope)}) "
         f"to {escape(str(file))} in {report.seconds}s"
     )
 
 
 def import_cmd(
-    file: Path = typer.Argument(..., help="A file written by `kgmem export`."),
+    file: Path = typer.Argument(..., help="A file written by `kgmem export` (- for stdin)."),
     batch_size: int = typer.Option(500, "--batch-size", min=1, max=10_000),
 ) -> None:
     """Load an export file (idempotent: importing twice changes nothing)."""
 
-    async def work(km: Kgmem) -> Any:
+    async def work(km: Kgmem, source: Path) -> Any:
         with _transfer_progress("importing") as progress:
-            return await km.import_graph(file, batch_size=batch_size, progress=progress)
+            return await km.import_graph(source, batch_size=batch_size, progress=progress)
 
-    report = run_on_kgmem(work)
+    with input_path(file, ".jsonl") as source:
+        report = run_on_kgmem(lambda km: work(km, source))
     out.print(
         f"imported {report.nodes} nodes ({report.nodes_created} new) and {report.edges} edges "
         f"({report.edges_created} new) into {escape(', '.join(report.namespaces) or 'nothing')} "

@@ -7,7 +7,9 @@ is such a line); :func:`run_on_kgmem` runs one async operation with a connected 
 turns its errors into that line (Ctrl-C exits 130), also a ``KgmemError`` a task group wrapped
 in an exception group.
 :func:`jsonable`/:func:`print_json` print records as plain JSON; :func:`progress_bar` is a
-transient bar on stderr, off when stderr is not a terminal.
+transient bar on stderr, off when stderr is not a terminal. :func:`input_path` and
+:func:`output_path` let ``-`` stand for stdin / stdout where a command takes a file: the data
+goes through a temporary file, since the readers and writers work on paths.
 """
 
 from __future__ import annotations
@@ -15,10 +17,14 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import shutil
 import sys
-from collections.abc import Awaitable, Callable, Mapping
+import tempfile
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from contextlib import contextmanager
 from datetime import date, datetime
 from enum import Enum
+from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 import typer
@@ -109,3 +115,34 @@ def progress_bar() -> Progress:
         transient=True,
         disable=not err.is_terminal,  # a bar in a log or a pipe is noise
     )
+
+
+STDIO = Path("-")
+
+
+@contextmanager
+def input_path(file: Path, suffix: str = "") -> Iterator[Path]:
+    """``file``, or for ``-`` a temporary copy of stdin (named with ``suffix``: readers choose
+    the format by it)."""
+    if file != STDIO:
+        yield file
+        return
+    with tempfile.TemporaryDirectory(prefix="kgmem-stdin-") as tmp:
+        path = Path(tmp) / f"stdin{suffix}"
+        with path.open("wb") as fh:
+            shutil.copyfileobj(sys.stdin.buffer, fh)
+        yield path
+
+
+@contextmanager
+def output_path(file: Path) -> Iterator[Path]:
+    """``file``, or for ``-`` a temporary file copied to stdout once the command wrote it."""
+    if file != STDIO:
+        yield file
+        return
+    with tempfile.TemporaryDirectory(prefix="kgmem-stdout-") as tmp:
+        path = Path(tmp) / "stdout"
+        yield path
+        with path.open("rb") as fh:
+            shutil.copyfileobj(fh, sys.stdout.buffer)
+        sys.stdout.flush()

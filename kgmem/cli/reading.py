@@ -31,9 +31,11 @@ def recall_cmd(
     namespace: str = NAMESPACE_OPT,
     limit: int = typer.Option(10, "--limit", "-k"),
     profile: str = typer.Option(
-        None, "--profile", help="balanced, recent, important, deep, broad."
+        None, "--profile", help="balanced (default), recent, important, deep, broad, precise."
     ),
-    mode: str = typer.Option(None, "--mode", help="facts_only, facts_plus_rules, full_context."),
+    mode: str = typer.Option(
+        None, "--mode", help="facts_only, facts_plus_rules, full_context (default: by intent)."
+    ),
     dry: bool = typer.Option(False, "--dry", help="Read only: do not touch the hits."),
     explain: bool = typer.Option(False, "--explain", "-x", help="Print the X-ray."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),

@@ -23,12 +23,13 @@ from kgmem.cli.plumbing import (
     NAMESPACE_OPT,
     err,
     fail,
+    input_path,
     load_settings,
     out,
     progress_bar,
     run_on_kgmem,
 )
-from kgmem.errors import KgmemError
+from kgmem.errors import InvalidInput, KgmemError
 from kgmem.formats import jsonl_turns, memory_lines, read_locomo
 from kgmem.records import Turn
 from kgmem.service import Kgmem
@@ -39,7 +40,9 @@ T = TypeVar("T")
 
 def remember_cmd(
     text: str = typer.Argument(None, help="The memory text (or use --file)."),
-    file: Path = typer.Option(None, "--file", "-f", help="One memory per non-blank line."),
+    file: Path = typer.Option(
+        None, "--file", "-f", help="One memory per non-blank line (- for stdin)."
+    ),
     namespace: str = NAMESPACE_OPT,
     category: str = typer.Option("fact", "--category", "-c"),
 ) -> None:
@@ -47,6 +50,11 @@ def remember_cmd(
     if (text is None) == (file is None):
         err.print("[bold red]error:[/] give either TEXT or --file")
         raise typer.Exit(2)
+    if text is not None and not text.strip():
+        fail(InvalidInput("the memory text is empty: give the text to remember"))
+    if file is not None:
+        with input_path(file) as source:
+            return _remember_file(source, namespace, category)
     settings = load_settings()
     if text is not None:
         receipt = run_on_kgmem(
@@ -54,7 +62,10 @@ def remember_cmd(
         )
         ents = ", ".join(receipt.entities) or "none"
         out.print(f"{receipt.action} {receipt.memory_id} (entities: {escape(ents)})")
-        return
+
+
+def _remember_file(file: Path, namespace: str | None, category: str) -> None:
+    settings = load_settings()
 
     def lines() -> Iterator[str]:
         return memory_lines(file, category=category, limit=settings.max_content_chars)
@@ -77,12 +88,19 @@ def remember_cmd(
 
 
 def observe_cmd(
-    file: Path = typer.Argument(..., help="JSONL turns, or a LoCoMo-style JSON file."),
+    file: Path = typer.Argument(
+        ..., help="JSONL turns, or a LoCoMo-style JSON file (- for JSONL on stdin)."
+    ),
     namespace: str = NAMESPACE_OPT,
     chunk: int = typer.Option(100, "--chunk", min=1, help="Turns per observe call."),
 ) -> None:
     """Observe a conversation file turn by turn (checked whole first), then extract whatever is
     still buffered."""
+    with input_path(file, ".jsonl") as source:
+        _observe(source, namespace, chunk)
+
+
+def _observe(file: Path, namespace: str | None, chunk: int) -> None:
     settings = load_settings()
     limit = settings.max_content_chars
     base = _namespace(namespace, settings.namespace)

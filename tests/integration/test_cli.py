@@ -32,8 +32,10 @@ from kgmem.service import Kgmem
 def cli(env: dict[str, str]) -> Iterator[Any]:
     runner = CliRunner()
 
-    def invoke(*args: str, extra_env: dict[str, str] | None = None) -> Result:
-        return runner.invoke(app, list(args), env={**env, **(extra_env or {})})
+    def invoke(
+        *args: str, extra_env: dict[str, str] | None = None, input: str | None = None
+    ) -> Result:
+        return runner.invoke(app, list(args), env={**env, **(extra_env or {})}, input=input)
 
     yield invoke
 
@@ -116,6 +118,21 @@ def test_stats_export_wipe_import(cli: Any, namespace: str, tmp_path: Path) -> N
     assert "(0 new)" in out  # idempotent
     assert json.loads(_ok(cli("stats", "-n", namespace, "--json"))) == stats
 
+    # - is stdout for export (the summary goes to stderr) and stdin for import
+    piped = cli("export", "-", "-n", namespace)
+    lines = _ok(piped).splitlines()
+    assert len(lines) == len(path.read_text().splitlines())
+    assert json.loads(lines[0])["format"] == "kgmem-export"
+    assert f"exported {stats['nodes']} nodes" in piped.stderr
+    assert not (Path.cwd() / "-").exists()
+    _ok(cli("wipe", "-n", namespace, "--yes"))
+    out = _ok(cli("import", "-", input="\n".join(lines) + "\n"))
+    assert f"({stats['nodes']} new)" in out
+    assert json.loads(_ok(cli("stats", "-n", namespace, "--json"))) == stats
+    # and stdin for remember --file
+    out = _ok(cli("remember", "--file", "-", "-n", namespace, input="Olga plays the cello.\n"))
+    assert "1 created" in out
+
 
 def test_bad_files_and_bad_input_are_one_red_line(cli: Any, namespace: str, tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
@@ -124,6 +141,7 @@ def test_bad_files_and_bad_input_are_one_red_line(cli: Any, namespace: str, tmp_
     _one_red_line(cli("import", str(tmp_path / "missing.jsonl")), "cannot read")
     _one_red_line(cli("observe", str(bad), "-n", namespace), "bad.jsonl")
     _one_red_line(cli("remember", "x" * 9000, "-n", namespace), "limit is 8192")
+    _one_red_line(cli("remember", "  ", "-n", namespace), "the memory text is empty")
     _one_red_line(cli("recall", "anything", "-n", "bad namespace!"), "malformed")
     _one_red_line(
         cli("export", str(tmp_path / "no-dir" / "x.jsonl"), "-n", namespace), "cannot write"
