@@ -9,7 +9,8 @@ beyond reading the API key file, and refuses a bad key configuration at once (``
 GET (add the key as a header in GraphiQL's headers pane). ``/healthz`` answers while the process
 runs; ``/readyz`` answers 200 only when Neo4j and GDS answer and both models are loaded or
 loadable (503 with the failing checks otherwise); ``/metrics`` is Prometheus text; ``/xray`` is
-the recall X-ray page (``kgmem.api.xray_page``: no data, no key to load, it calls ``/graphql``).
+the recall X-ray page (``kgmem.api.xray_page``: no data, no key to load, it calls ``/graphql``);
+GraphiQL at ``GET /graphql`` with its assets under ``/graphiql/`` (``kgmem.api.graphiql_page``).
 Every error a caller sees is JSON with a code and a message, never a traceback. The probes and
 the lazy Neo4j connection they share are in :mod:`kgmem.api.probes`.
 """
@@ -32,7 +33,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from strawberry.asgi import GraphQL
 
-from kgmem.api import xray_page
+from kgmem.api import graphiql_page, xray_page
 from kgmem.api.auth import ANONYMOUS_ADMIN, NOBODY, KeyRing, Principal, presented_key
 from kgmem.api.context import ApiContext
 from kgmem.api.limits import BodySizeLimit
@@ -60,6 +61,10 @@ class KgmemGraphQL(GraphQL[ApiContext, None]):
             build_schema(settings), graphql_ide="graphiql", allow_queries_via_get=False
         )
         self.settings, self.keyring, self.metrics = settings, keyring, metrics
+
+    @property
+    def graphql_ide_html(self) -> str:
+        return graphiql_page.graphiql_html()  # assets served here, not from a CDN
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         # Only POST executes operations (GET only renders GraphiQL), so only POST needs a key.
@@ -209,6 +214,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             Route("/readyz", readyz, methods=["GET"]),
             Route("/metrics", metrics_endpoint, methods=["GET"]),
             *xray_page.routes(),
+            *graphiql_page.routes(),
         ],
         middleware=middleware,
         exception_handlers={Exception: _internal_error},
