@@ -33,6 +33,8 @@ def db_start() -> None:
         f"Neo4j {info.neo4j_version} + GDS {info.gds_version} at [bold]{info.uri}[/]"
         f" (pid {info.pid}, started in {info.start_seconds}s)"
     )
+    if info.browser_url:
+        out.print(f"Neo4j Browser: [bold]{info.browser_url}[/]", soft_wrap=True)
 
 
 @db_app.command("stop")

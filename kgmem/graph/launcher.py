@@ -26,6 +26,7 @@ from kgmem.errors import LauncherError
 from kgmem.settings import Settings
 
 READY = "KGMEM_NEO4J_READY"
+BROWSER = "KGMEM_BROWSER"
 ERROR = "KGMEM_NEO4J_ERROR"
 
 
@@ -89,6 +90,7 @@ class ServerInfo:
     home: str
     started_at: float
     start_seconds: float
+    browser_url: str = ""  # the bundled Neo4j Browser's URL when browser_port serves one
 
 
 def port_free(port: int, host: str = "127.0.0.1") -> bool:
@@ -203,9 +205,17 @@ class LocalServer:
             home=str(self.home),
             started_at=time.time(),
             start_seconds=round(time.monotonic() - t0, 2),
+            browser_url=self._browser_url(),
         )
         self.info_file.write_text(json.dumps(asdict(info)))
         return info
+
+    def _browser_url(self) -> str:
+        """The Browser URL the launcher printed (it serves the Browser before Bolt is ready)."""
+        for line in self.log_file.read_text(errors="replace").splitlines():
+            if line.startswith(BROWSER + " "):
+                return line.split(None, 1)[1].strip()
+        return ""
 
     def _wait_ready(self, proc: subprocess.Popen[bytes], t0: float) -> str:
         deadline = t0 + self._settings.start_timeout_s

@@ -55,7 +55,9 @@ async def _connect_and_query(
     log = PageLog(page)
     bolt = info.uri.removeprefix("bolt://")
     try:
-        await page.goto(f"http://127.0.0.1:{settings.browser_port}/?dbms=bolt://{bolt}")
+        # the URL `kgmem db start` prints (from the launcher's log)
+        assert info.browser_url == f"http://127.0.0.1:{settings.browser_port}/?dbms=bolt://{bolt}"
+        await page.goto(info.browser_url)
         # the connect frame: scheme, address, user and password as the server is configured
         await page.wait_for_selector('[data-testid="connect"]', timeout=120_000)
         await page.select_option('[data-testid="bolt-scheme-select"]', "bolt://")
