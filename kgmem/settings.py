@@ -190,6 +190,17 @@ class Settings(BaseSettings):
     api_cors_origins: list[str] = Field(
         default_factory=list, description="Origins allowed by CORS (empty = CORS off)."
     )
+    # --- the CLI as a client of a running API (the thin install) --------------------------
+    api_url: str = Field(
+        "",
+        description=(
+            "A running `kgmem serve` (e.g. http://127.0.0.1:8000): `kgmem remember` and "
+            "`kgmem recall` send their call there over the SDK instead of running the service."
+        ),
+    )
+    api_client_key: SecretStr | None = Field(
+        None, repr=False, description="The API key the CLI sends to api_url."
+    )
     api_preload_models: bool = Field(
         True, description="Load the embedder and spaCy in the background at startup."
     )

@@ -13,12 +13,14 @@ share is in ``plumbing``) and is the ``kgmem`` entry point (``kgmem.cli:main``, 
 kgmem``).
 Every command runs kgmem's service in this process, so each needs the ``server`` extra: the root
 callback checks for it (without importing it) and names the extra in one line when it is
-missing; ``--version`` and ``--help`` work on the thin client install.
+missing; ``--version`` and ``--help`` work on the thin client install, and so do ``remember``
+and ``recall`` with ``KGMEM_API_URL`` set (they then call that server through the SDK).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from typing import Any
 
@@ -37,6 +39,9 @@ app = typer.Typer(
 )
 
 
+CLIENT_COMMANDS = frozenset({"remember", "recall"})  # these can call a server (KGMEM_API_URL)
+
+
 def _version(value: bool) -> None:
     if value:
         print(f"kgmem {kgmem.__version__}")
@@ -52,6 +57,8 @@ def _root(
 ) -> None:
     if ctx.resilient_parsing or "--help" in sys.argv[1:]:  # completion, help: no checks
         return
+    if ctx.invoked_subcommand in CLIENT_COMMANDS and os.environ.get("KGMEM_API_URL"):
+        return  # a client of a running API: the server extra is not needed
     try:
         require("server", f"`kgmem {ctx.invoked_subcommand}`")
     except KgmemError as exc:

@@ -83,6 +83,29 @@ def run_on_kgmem(fn: Callable[[Kgmem], Awaitable[T]], settings: Settings | None 
         raise
 
 
+def run_on_memory(fn: Callable[[Any], Awaitable[T]], settings: Settings | None = None) -> T:
+    """``run_on_kgmem``, or with ``api_url`` set the same call on a :class:`KgmemClient` to that
+    server (the two share the ``Memory`` interface: same methods, same records)."""
+    settings = settings or load_settings()
+    if not settings.api_url:
+        return run_on_kgmem(fn, settings)
+    from kgmem.sdk import KgmemClient
+
+    key = settings.api_client_key.get_secret_value() if settings.api_client_key else None
+
+    async def main() -> T:
+        async with KgmemClient(settings.api_url, key) as client:
+            return await fn(client)
+
+    try:
+        return asyncio.run(main())
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        raise typer.Exit(130) from None
+    except KgmemError as exc:
+        fail(exc)
+
+
 def jsonable(value: Any) -> Any:
     """Records, enums and datetimes → plain JSON values."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):

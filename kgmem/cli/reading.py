@@ -19,9 +19,11 @@ from rich.table import Table
 
 from kgmem.cli.plumbing import (
     NAMESPACE_OPT,
+    load_settings,
     out,
     print_json,
     run_on_kgmem,
+    run_on_memory,
 )
 from kgmem.recall.xray import Xray
 
@@ -49,7 +51,12 @@ def recall_cmd(
         options["profile"] = profile
     if mode:
         options["mode"] = mode
-    result = run_on_kgmem(lambda km: km.recall(query, namespace=namespace, limit=limit, **options))
+    settings = load_settings()
+    if settings.api_url and explain:
+        options["explain"] = True  # the API sends the X-ray only when asked
+    result = run_on_memory(
+        lambda memory: memory.recall(query, namespace=namespace, limit=limit, **options), settings
+    )
     if as_json:
         payload: dict[str, Any] = {"query": query, "skipped": result.skipped, "hits": result.hits}
         if explain:

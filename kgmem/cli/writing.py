@@ -28,6 +28,7 @@ from kgmem.cli.plumbing import (
     out,
     progress_bar,
     run_on_kgmem,
+    run_on_memory,
 )
 from kgmem.errors import InvalidInput, KgmemError
 from kgmem.formats import jsonl_turns, memory_lines, read_locomo
@@ -57,8 +58,8 @@ def remember_cmd(
             return _remember_file(source, namespace, category)
     settings = load_settings()
     if text is not None:
-        receipt = run_on_kgmem(
-            lambda km: km.remember(text, namespace=namespace, category=category), settings
+        receipt = run_on_memory(
+            lambda memory: memory.remember(text, namespace=namespace, category=category), settings
         )
         ents = ", ".join(receipt.entities) or "none"
         out.print(f"{receipt.action} {receipt.memory_id} (entities: {escape(ents)})")

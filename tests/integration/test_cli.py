@@ -174,6 +174,75 @@ def test_a_subprocess_user_never_sees_a_traceback(env: dict[str, str], tmp_path:
     ]
 
 
+# The thin install: no models, GDS, API or LLM client in the CLI's process (their imports fail)
+THIN = (
+    "import sys\n"
+    "for m in ('spacy', 'onnxruntime', 'onnx', 'safetensors', 'tokenizers', 'graphdatascience',\n"
+    "          'strawberry', 'starlette', 'uvicorn', 'openai', 'torch', 'sentence_transformers'):\n"
+    "    sys.modules[m] = None\n"
+    "from kgmem.cli import main\n"
+    "main()\n"
+)
+
+
+def test_the_thin_cli_remembers_and_recalls_through_a_running_api(
+    env: dict[str, str], namespace: str
+) -> None:
+    pytest.importorskip("kgmem.api.app")
+    port, key = free_port(), "thin-" + "k" * 24
+    server = subprocess.Popen(
+        [sys.executable, "-m", "kgmem", "serve", "--port", str(port), "--log-level", "warning"],
+        env={**os.environ, **env, "KGMEM_API_KEYS": json.dumps({key: [namespace]})},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    client_env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("KGMEM_")},
+        "KGMEM_API_URL": f"http://127.0.0.1:{port}",
+        "KGMEM_API_CLIENT_KEY": key,
+    }
+
+    def thin(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-c", THIN, *args],
+            env=client_env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert server.poll() is None, server.communicate()
+            assert time.monotonic() < deadline, "kgmem serve did not answer"
+            time.sleep(0.5)
+        stored = thin("remember", "Ines repairs vintage radios in Porto.", "-n", namespace)
+        assert stored.returncode == 0, stored.stderr
+        assert stored.stdout.startswith("created "), stored.stdout
+        found = thin("recall", "who repairs radios?", "-n", namespace, "--json", "--explain")
+        assert found.returncode == 0, found.stderr
+        answer = json.loads(found.stdout)
+        assert answer["hits"][0]["content"] == "Ines repairs vintage radios in Porto."
+        assert answer["xray"]["hits"]  # the X-ray came over the API too
+        refused = thin("recall", "anything", "-n", "someone-else")
+        assert refused.returncode == 1 and refused.stderr.startswith("error: ")
+        assert "Traceback" not in refused.stderr
+        # a command that runs the service itself still names the missing extra
+        stats = thin("stats", "-n", namespace)
+        assert stats.returncode == 1 and "pip install 'kgmem[server]'" in stats.stderr
+    finally:
+        server.terminate()
+        server.communicate(timeout=60)
+
+
 def test_serve_runs_the_api_until_stopped(env: dict[str, str]) -> None:
     pytest.importorskip("kgmem.api.app")
     port = free_port()
