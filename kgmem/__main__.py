@@ -1,5 +1,5 @@
-"""``python -m kgmem`` runs the CLI."""
+"""``python -m kgmem`` runs the CLI (the console script's entry point)."""
 
-from kgmem.cli import main
+from kgmem.entry import main
 
 main()

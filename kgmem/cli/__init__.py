@@ -9,8 +9,8 @@ Commands that depend on parts built elsewhere (``serve`` needs ``kgmem.api``, ``
 ``worker`` need ``Kgmem.consolidate``) import or look them up when they run, and say clearly
 when they are missing. This module builds the ``app`` from one module per command group
 (``db``, ``serve``, ``writing``, ``reading``, ``browsing``, ``moving``, ``consolidation``; what they
-share is in ``plumbing``) and is the ``kgmem`` entry point (``kgmem.cli:main``, ``python -m
-kgmem``).
+share is in ``plumbing``); its ``main`` is what the ``kgmem`` console script (``kgmem.entry``)
+and ``python -m kgmem`` run.
 Every command runs kgmem's service in this process, so each needs the ``server`` extra: the root
 callback checks for it (without importing it) and names the extra in one line when it is
 missing; ``--version`` and ``--help`` work on the thin client install, and so do ``remember``
