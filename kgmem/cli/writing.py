@@ -34,6 +34,7 @@ from kgmem.errors import InvalidInput, KgmemError
 from kgmem.formats import jsonl_turns, memory_lines, read_locomo
 from kgmem.records import Turn
 from kgmem.service import Kgmem
+from kgmem.taxonomy import Category
 from kgmem.validation import check_namespace
 
 T = TypeVar("T")
@@ -45,7 +46,9 @@ def remember_cmd(
         None, "--file", "-f", help="One memory per non-blank line (- for stdin)."
     ),
     namespace: str = NAMESPACE_OPT,
-    category: str = typer.Option("fact", "--category", "-c"),
+    category: str = typer.Option(
+        "fact", "--category", "-c", help=f"One of: {', '.join(c.value for c in Category)}."
+    ),
 ) -> None:
     """Store one explicit memory, or every line of a file (checked whole before any is stored)."""
     if (text is None) == (file is None):

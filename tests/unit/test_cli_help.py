@@ -6,6 +6,7 @@ from typer.testing import CliRunner
 
 from kgmem.cli import app
 from kgmem.recall.profiles import MODES, PROFILES
+from kgmem.taxonomy import Category
 
 
 def test_recall_help_lists_every_profile_and_mode() -> None:
@@ -14,6 +15,14 @@ def test_recall_help_lists_every_profile_and_mode() -> None:
     text = " ".join(result.output.split())
     for name in [*PROFILES, *MODES]:
         assert name in text, name
+
+
+def test_remember_help_lists_every_category() -> None:
+    result = CliRunner().invoke(app, ["remember", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    for category in Category:
+        assert category.value in text, category
 
 
 def test_version() -> None:
