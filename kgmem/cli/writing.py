@@ -38,6 +38,7 @@ from kgmem.taxonomy import Category
 from kgmem.validation import check_namespace
 
 T = TypeVar("T")
+CATEGORY_HELP = "One of: " + ", ".join(c.value for c in Category) + "."
 
 
 def remember_cmd(
@@ -46,9 +47,7 @@ def remember_cmd(
         None, "--file", "-f", help="One memory per non-blank line (- for stdin)."
     ),
     namespace: str = NAMESPACE_OPT,
-    category: str = typer.Option(
-        "fact", "--category", "-c", help=f"One of: {', '.join(c.value for c in Category)}."
-    ),
+    category: str = typer.Option("fact", "--category", "-c", help=CATEGORY_HELP),
 ) -> None:
     """Store one explicit memory, or every line of a file (checked whole before any is stored)."""
     if (text is None) == (file is None):
