@@ -204,6 +204,28 @@ class Settings(BaseSettings):
     api_preload_models: bool = Field(
         True, description="Load the embedder and spaCy in the background at startup."
     )
+    api_workers: int = Field(
+        0, ge=0, le=256, description="API processes `kgmem serve` runs (0 = one per CPU core)."
+    )
+    api_max_in_flight: int = Field(
+        64,
+        ge=1,
+        le=100_000,
+        description="GraphQL requests one API process runs at once (503 + Retry-After beyond).",
+    )
+    api_rate_per_s: float = Field(
+        0.0, ge=0, description="GraphQL requests per second per API key (0 = no rate limit)."
+    )
+    api_metrics_dir: Path | None = Field(
+        None,
+        description=(
+            "Directory where several API processes share their metrics, so any one answers "
+            "/metrics for all (`serve --workers N` sets a fresh one when unset)."
+        ),
+    )
+    api_rate_burst: int = Field(
+        20, ge=1, le=100_000, description="Requests an API key may send at once above its rate."
+    )
 
     @model_validator(mode="after")
     def _default_uri(self) -> Settings:

@@ -13,6 +13,13 @@ the recall X-ray page (``kgmem.api.xray_page``: no data, no key to load, it call
 GraphiQL at ``GET /graphql`` with its assets under ``/graphiql/`` (``kgmem.api.graphiql_page``).
 Every error a caller sees is JSON with a code and a message, never a traceback. The probes and
 the lazy Neo4j connection they share are in :mod:`kgmem.api.probes`.
+
+Backpressure (:mod:`kgmem.api.admission`): past ``api_max_in_flight`` GraphQL requests at once
+this process answers 503, and a key past its ``api_rate_per_s`` 429, both with ``Retry-After``.
+Every GraphQL request runs in a consistency scope: the bookmarks of the writes it made come back
+in the response's ``extensions.bookmarks`` (the token a later ``recall(bookmarks: ...)`` passes
+to read those writes on a cluster). ``create_app()`` with no argument builds its settings from
+the environment: it is the factory ``kgmem serve --workers N`` gives uvicorn for each process.
 """
 
 from __future__ import annotations
@@ -33,7 +40,8 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from strawberry.asgi import GraphQL
 
-from kgmem.api import graphiql_page, xray_page
+from kgmem.api import graphiql_page, process_metrics, xray_page
+from kgmem.api.admission import InFlightLimit, TokenBuckets, retry_after
 from kgmem.api.auth import ANONYMOUS_ADMIN, NOBODY, KeyRing, Principal, presented_key
 from kgmem.api.context import ApiContext
 from kgmem.api.limits import BodySizeLimit
@@ -61,6 +69,7 @@ class KgmemGraphQL(GraphQL[ApiContext, None]):
             build_schema(settings), graphql_ide="graphiql", allow_queries_via_get=False
         )
         self.settings, self.keyring, self.metrics = settings, keyring, metrics
+        self.buckets = TokenBuckets(settings.api_rate_per_s, settings.api_rate_burst)
 
     @property
     def graphql_ide_html(self) -> str:
@@ -73,8 +82,23 @@ class KgmemGraphQL(GraphQL[ApiContext, None]):
             if isinstance(principal, Response):
                 await principal(scope, receive, send)
                 return
+            wait = self.buckets.take(principal.name)
+            if wait > 0:
+                self.metrics.overload.inc(reason="rate_limited")
+                limited = _error(
+                    429,
+                    "rate_limited",
+                    f"this API key may send {self.settings.api_rate_per_s:g} requests a second: "
+                    "retry after the time Retry-After gives",
+                    **{"Retry-After": retry_after(wait)},
+                )
+                await limited(scope, receive, send)
+                return
             scope.setdefault("state", {})["principal"] = principal
-        await super().__call__(scope, receive, send)
+        # The writes this request makes leave their bookmarks here (extensions.bookmarks).
+        with Kgmem.writes_bookmarks() as written:
+            scope.setdefault("state", {})["bookmarks"] = written
+            await super().__call__(scope, receive, send)
 
     def _authenticate(self, request: Request) -> Principal | Response:
         if self.settings.api_auth_disabled:
@@ -114,6 +138,7 @@ class KgmemGraphQL(GraphQL[ApiContext, None]):
             principal=getattr(request.state, "principal", NOBODY),
             metrics=self.metrics,
             loaders=Loaders(km, page_cap=self.settings.api_max_page_size),
+            bookmarks=getattr(request.state, "bookmarks", set()),
         )
 
 
@@ -188,14 +213,23 @@ def create_app(settings: Settings | None = None) -> Starlette:
         warm: asyncio.Task[None] | None = None
         if settings.api_preload_models:
             warm = asyncio.create_task(_warm(app, km))
+        shared = process_metrics.Snapshots.of(settings)
+        app.state.snapshots = shared
+        sharing = asyncio.create_task(shared.keep_writing(metrics, km)) if shared else None
         try:
             yield
         finally:
+            if shared is not None and sharing is not None:
+                sharing.cancel()
+                shared.remove()
             if warm is not None:
                 await warm  # a model load in a thread cannot be cancelled; let it finish
             await km.close()
 
-    middleware = [Middleware(HttpMetrics, metrics=metrics)]
+    middleware = [
+        Middleware(HttpMetrics, metrics=metrics),
+        Middleware(InFlightLimit, limit=settings.api_max_in_flight, metrics=metrics),
+    ]
     if settings.api_cors_origins:  # CORS stays off unless origins are configured
         middleware.append(
             Middleware(

@@ -34,6 +34,8 @@ class ApiContext:
     principal: Principal
     metrics: Metrics
     loaders: Loaders
+    # The bookmarks of the writes this request made: the response's consistency token.
+    bookmarks: set[str] = field(default_factory=set)
     started: float = field(default_factory=time.perf_counter)
 
     def namespace(self, requested: str | None) -> str:

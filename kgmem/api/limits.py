@@ -63,10 +63,10 @@ class BodySizeLimit:
         declared = headers.get("content-length")
         if declared is not None:
             if not declared.isdigit():
-                await _json(send, 400, "bad_request", "Content-Length is not a number")
+                await send_json(send, 400, "bad_request", "Content-Length is not a number")
                 return
             if int(declared) > self.max_bytes:
-                await _json(send, 413, "body_too_large", self._message(int(declared)))
+                await send_json(send, 413, "body_too_large", self._message(int(declared)))
                 return
         # Read the body here, counting, so an undeclared (chunked) body is cut off at the limit.
         chunks: list[bytes] = []
@@ -79,7 +79,7 @@ class BodySizeLimit:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.max_bytes:
-                await _json(send, 413, "body_too_large", self._message(size, at_least=True))
+                await send_json(send, 413, "body_too_large", self._message(size, at_least=True))
                 return
             chunks.append(chunk)
             more = bool(message.get("more_body", False))
@@ -100,19 +100,20 @@ class BodySizeLimit:
         return f"the request body is {over}{size} bytes; the limit is {self.max_bytes} bytes"
 
 
-async def _json(send: Send, status: int, code: str, message: str) -> None:
+async def send_json(
+    send: Send, status: int, code: str, message: str, *, retry_after: str | None = None
+) -> None:
+    """Answer with kgmem's JSON error (and ``Retry-After`` if given), closing the connection:
+    the request's body may be unread."""
     body = json.dumps({"error": {"code": code, "message": message}}).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"connection", b"close"),
-            ],
-        }
-    )
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"connection", b"close"),
+    ]
+    if retry_after is not None:
+        headers.append((b"retry-after", retry_after.encode()))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 

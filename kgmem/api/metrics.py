@@ -1,18 +1,25 @@
 """Service metrics in the Prometheus text exposition format (version 0.0.4), without a client lib.
 
-Counters and histograms live in one :class:`Metrics` object per app; label values come only from
-bounded sets (route paths, schema field names, receipt actions), never from caller text, so the
-series count stays small. ``render`` writes them all, plus values read at scrape time from the
-service: LLM calls, failures, retries and tokens (``LLMClient.stats``) and statements sent to
-Neo4j. Names: ``kgmem_http_requests_total``/``kgmem_http_request_seconds`` by path and status,
-``kgmem_graphql_operations_total``/``kgmem_graphql_operation_seconds`` by operation (root fields)
-and outcome, ``kgmem_writes_total`` by receipt action, ``kgmem_recall_seconds``, ``kgmem_llm_*``.
+Counters, gauges and histograms live in one :class:`Metrics` object per app process; label
+values come only from bounded sets (route paths, schema field names, receipt actions, refusal
+reasons), never from caller text, so the series count stays small. ``render`` writes them all,
+plus values read at scrape time: the process's resident memory and CPU
+(``process_resident_memory_bytes``, ``process_cpu_seconds_total``), and from the service LLM
+calls, failures, retries and tokens (``LLMClient.stats``) and statements sent to Neo4j.
+``render(..., pid=...)`` adds a ``pid`` label to every sample, for the merge of several
+processes' metrics (:mod:`kgmem.api.process_metrics`). Names: ``kgmem_http_requests_total``/
+``kgmem_http_request_seconds`` by path and status, ``kgmem_graphql_operations_total``/
+``kgmem_graphql_operation_seconds`` by operation (root fields) and outcome,
+``kgmem_writes_total`` by receipt action, ``kgmem_recall_seconds``,
+``kgmem_requests_in_flight``, ``kgmem_overload_refused_total`` by reason, ``kgmem_llm_*``.
 """
 
 from __future__ import annotations
 
 import math
+import resource
 import threading
+import time
 from collections.abc import Iterable
 from typing import Any
 
@@ -20,7 +27,8 @@ Labels = tuple[tuple[str, str], ...]
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
 
-def _labels(labels: Labels) -> str:
+def _labels(labels: Labels, base: Labels = ()) -> str:
+    labels = (*base, *labels)
     if not labels:
         return ""
     body = ",".join(f'{k}="{_escape(v)}"' for k, v in labels)
@@ -51,11 +59,23 @@ class Counter:
     def value(self, **labels: str) -> float:
         return self._values.get(tuple(sorted(labels.items())), 0.0)
 
-    def render(self) -> Iterable[str]:
+    def render(self, base: Labels = ()) -> Iterable[str]:
         yield f"# HELP {self.name} {self.help}"
         yield f"# TYPE {self.name} counter"
         for key, value in sorted(self._values.items()):
-            yield f"{self.name}{_labels(key)} {_num(value)}"
+            yield f"{self.name}{_labels(key, base)} {_num(value)}"
+
+
+class Gauge:
+    """A value that goes up and down (requests in flight); one series, no labels."""
+
+    def __init__(self, name: str, help: str) -> None:
+        self.name, self.help, self.value = name, help, 0.0
+
+    def render(self, base: Labels = ()) -> Iterable[str]:
+        yield f"# HELP {self.name} {self.help}"
+        yield f"# TYPE {self.name} gauge"
+        yield f"{self.name}{_labels((), base)} {_num(self.value)}"
 
 
 class Histogram:
@@ -78,15 +98,15 @@ class Histogram:
         series = self._series.get(tuple(sorted(labels.items())))
         return int(series[1][0]) if series else 0
 
-    def render(self) -> Iterable[str]:
+    def render(self, base: Labels = ()) -> Iterable[str]:
         yield f"# HELP {self.name} {self.help}"
         yield f"# TYPE {self.name} histogram"
         for key, (counts, (n, total)) in sorted(self._series.items()):
             for bound, c in zip(self.buckets, counts, strict=True):
-                yield f"{self.name}_bucket{_labels((*key, ('le', _num(bound))))} {c}"
-            yield f"{self.name}_bucket{_labels((*key, ('le', '+Inf')))} {int(n)}"
-            yield f"{self.name}_sum{_labels(key)} {_num(total)}"
-            yield f"{self.name}_count{_labels(key)} {int(n)}"
+                yield f"{self.name}_bucket{_labels((*key, ('le', _num(bound))), base)} {c}"
+            yield f"{self.name}_bucket{_labels((*key, ('le', '+Inf')), base)} {int(n)}"
+            yield f"{self.name}_sum{_labels(key, base)} {_num(total)}"
+            yield f"{self.name}_count{_labels(key, base)} {int(n)}"
 
 
 class Metrics:
@@ -104,8 +124,16 @@ class Metrics:
         self.writes = Counter("kgmem_writes_total", "Memory writes by receipt action.")
         self.recall_seconds = Histogram("kgmem_recall_seconds", "Recall latency (service call).")
         self.refused = Counter("kgmem_auth_refused_total", "Requests refused by auth, by reason.")
+        self.in_flight = Gauge(
+            "kgmem_requests_in_flight", "GraphQL requests this process is running now."
+        )
+        self.overload = Counter(
+            "kgmem_overload_refused_total",
+            "GraphQL requests refused by backpressure: overloaded (503) or rate_limited (429).",
+        )
 
-    def render(self, service: Any | None = None) -> str:
+    def render(self, service: Any | None = None, pid: int | None = None) -> str:
+        base: Labels = (("pid", str(pid)),) if pid is not None else ()
         lines: list[str] = []
         for metric in (
             self.http_requests,
@@ -115,29 +143,51 @@ class Metrics:
             self.writes,
             self.recall_seconds,
             self.refused,
+            self.in_flight,
+            self.overload,
         ):
-            lines.extend(metric.render())
+            lines.extend(metric.render(base))
+        lines.extend(_process_lines(base))
         if service is not None:
-            lines.extend(_service_lines(service))
+            lines.extend(_service_lines(service, base))
         return "\n".join(lines) + "\n"
 
 
-def _service_lines(service: Any) -> Iterable[str]:
+def resident_bytes() -> int:
+    """This process's resident memory now (Linux ``/proc``; elsewhere its peak, from rusage)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[1]) * resource.getpagesize()
+    except OSError:
+        # ru_maxrss is KiB on Linux, bytes on macOS: the peak, the nearest portable figure
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def _process_lines(base: Labels) -> Iterable[str]:
+    values = (
+        ("process_resident_memory_bytes", "gauge", "Resident memory.", resident_bytes()),
+        ("process_cpu_seconds_total", "counter", "CPU (user + system).", time.process_time()),
+    )
+    for name, kind, help, value in values:
+        yield f"# HELP {name} {help}"
+        yield f"# TYPE {name} {kind}"
+        yield f"{name}{_labels((), base)} {_num(value)}"
+
+
+def _service_lines(service: Any, base: Labels) -> Iterable[str]:
     """Counters the service keeps itself, read at scrape time."""
     stats = service.llm.stats
     counters = (
         ("kgmem_llm_calls_total", "LLM extraction calls.", stats.calls),
         ("kgmem_llm_failures_total", "LLM calls that failed after retries.", stats.failures),
         ("kgmem_llm_retries_total", "LLM call retries.", stats.retries),
+        ("kgmem_graph_statements_total", "Statements sent to Neo4j.", service.graph.statements_run),
     )
     for name, help, value in counters:
         yield f"# HELP {name} {help}"
         yield f"# TYPE {name} counter"
-        yield f"{name} {_num(value)}"
+        yield f"{name}{_labels((), base)} {_num(value)}"
     yield "# HELP kgmem_llm_tokens_total LLM tokens by direction."
     yield "# TYPE kgmem_llm_tokens_total counter"
-    yield f'kgmem_llm_tokens_total{{direction="in"}} {_num(stats.tokens_in)}'
-    yield f'kgmem_llm_tokens_total{{direction="out"}} {_num(stats.tokens_out)}'
-    yield "# HELP kgmem_graph_statements_total Statements sent to Neo4j."
-    yield "# TYPE kgmem_graph_statements_total counter"
-    yield f"kgmem_graph_statements_total {_num(service.graph.statements_run)}"
+    for direction, value in (("in", stats.tokens_in), ("out", stats.tokens_out)):
+        yield f"kgmem_llm_tokens_total{_labels((('direction', direction),), base)} {_num(value)}"

@@ -5,7 +5,8 @@ startup — one caller at a time, at most every ``RECONNECT_EVERY_S`` unless for
 failure for the resolvers to report. ``healthz`` answers while the process runs; ``readyz``
 answers 200 only when Neo4j and GDS answer and both models are loaded or loadable (503 with the
 failing checks otherwise, and the limits in force); ``metrics_endpoint`` is the Prometheus text
-of :class:`~kgmem.api.metrics.Metrics`. Each reads the app's state set up by
+of :class:`~kgmem.api.metrics.Metrics` (of every API process when they share their metrics:
+:mod:`kgmem.api.process_metrics`). Each reads the app's state set up by
 :func:`kgmem.api.app.create_app`.
 """
 
@@ -21,6 +22,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 
 from kgmem.api.limits import describe
 from kgmem.api.metrics import Metrics
+from kgmem.api.process_metrics import Snapshots
 from kgmem.errors import GraphAuthError, GraphUnavailable, KgmemError, ModelUnavailable
 from kgmem.ml.packages import package_dir
 from kgmem.service import Kgmem
@@ -102,7 +104,9 @@ def _model_check(loaded: bool, package: str, failed: str | None) -> dict[str, An
 
 
 async def metrics_endpoint(request: Request) -> Response:
+    """This process's metrics, or every API process's when they share them (process_metrics)."""
     metrics: Metrics = request.app.state.metrics
-    return PlainTextResponse(
-        metrics.render(request.app.state.kgmem), media_type="text/plain; version=0.0.4"
-    )
+    shared: Snapshots | None = getattr(request.app.state, "snapshots", None)
+    km = request.app.state.kgmem
+    text = shared.render(metrics, km) if shared is not None else metrics.render(km)
+    return PlainTextResponse(text, media_type="text/plain; version=0.0.4")

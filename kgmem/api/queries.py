@@ -6,7 +6,8 @@ any I/O. List fields take ``first`` (at most ``api_max_page_size``; ``kgmem.api.
 Resolvers only call ``kgmem.service.Kgmem`` and shape its rows; nested fields load through the
 request's DataLoaders. ``recall`` is a query although a non-``dry`` recall touches its hits
 (access counts, stability, co-activation): that is part of what recalling a memory means, as in
-the SDK.
+the SDK. ``recall(bookmarks: ...)`` reads after the writes a consistency token names (the
+``extensions.bookmarks`` of their responses), on whichever cluster member serves the reads.
 """
 
 from __future__ import annotations
@@ -28,7 +29,12 @@ from kgmem.api.types import Entity, Memory, StatusChange
 
 @strawberry.type
 class Query:
-    @resolver(description="Ranked memories for a query; explain: true adds the X-ray.")
+    @resolver(
+        description=(
+            "Ranked memories for a query; explain: true adds the X-ray. bookmarks: the "
+            "consistency token (extensions.bookmarks) of earlier writes, to read them."
+        )
+    )
     async def recall(
         self,
         info: Info,
@@ -43,6 +49,7 @@ class Query:
         session_id: str | None = None,
         namespace: str | None = None,
         episode_hits: bool = True,
+        bookmarks: list[str] | None = None,
     ) -> RecallResultUnion:
         ctx = info.context
         ctx.page(limit, "limit")
@@ -66,6 +73,7 @@ class Query:
                     dry=dry,
                     session_id=session_id,
                     episode_hits=episode_hits,
+                    bookmarks=bookmarks or (),
                 )
             finally:
                 ctx.metrics.recall_seconds.observe(time.perf_counter() - t0)

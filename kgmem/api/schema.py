@@ -3,7 +3,8 @@
 ``build_schema(settings)`` assembles it once per app. Extensions run per request, in order:
 token, depth, complexity and alias limits at validation (a refused document runs nothing); the
 result-size cap while it runs (``kgmem.api.budget``, which also times out a slow query);
-:class:`OperationMetrics` (count and latency by root fields and outcome); and
+:class:`OperationMetrics` (count and latency by root fields and outcome);
+:class:`ConsistencyToken` (a response that wrote carries its bookmarks); and
 :class:`~kgmem.api.errors.PublicErrors`, which rewrites every error into what a caller may see.
 ``KgmemSchema.process_errors`` logs the originals first — internal ones with their traceback —
 so the server log keeps what the response leaves out.
@@ -75,6 +76,17 @@ def _operation_label(ec: ExecutionContext, known: frozenset[str]) -> str:
     return "invalid"
 
 
+class ConsistencyToken(SchemaExtension):
+    """Adds ``extensions.bookmarks`` to a response whose operation wrote: the driver's bookmarks
+    of its commits, the consistency token a later ``recall(bookmarks: ...)`` passes back."""
+
+    def get_results(self) -> dict[str, Any]:
+        ctx = self.execution_context.context
+        if isinstance(ctx, ApiContext) and ctx.bookmarks:
+            return {"bookmarks": sorted(ctx.bookmarks)}
+        return {}
+
+
 class OperationMetrics(SchemaExtension):
     """Counts each operation and times it, labelled by its root fields and outcome."""
 
@@ -109,6 +121,7 @@ def build_schema(settings: Settings) -> strawberry.Schema:
             *validation_extensions(settings),
             result_budget(settings),
             OperationMetrics,
+            ConsistencyToken,
             PublicErrors,
         ],
     )

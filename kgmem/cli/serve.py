@@ -2,10 +2,20 @@
 
 Contract. Builds the app of :func:`kgmem.api.app.create_app` from the command's ``Settings`` and
 runs it; the API (Strawberry, Starlette) is imported only here, when the command runs, and an
-install without it is one red ``error:`` line, not a traceback.
+install without it is one red ``error:`` line, not a traceback. ``--workers N`` (default
+``api_workers``, 0 = one per CPU core) runs N processes on the one socket, each with its own
+Neo4j driver and models, so recalls use every core: uvicorn starts each from the factory
+``create_app`` with no argument, which reads the same ``KGMEM_*`` environment this command read
+(the app is built once here first, so a bad configuration fails before any process starts).
+With N > 1 the processes share their metrics through a fresh ``api_metrics_dir`` (unless one is
+set), so any of them answers ``/metrics`` for all; it is removed on exit.
 """
 
 from __future__ import annotations
+
+import os
+import shutil
+import tempfile
 
 import typer
 
@@ -23,6 +33,14 @@ def serve_cmd(
         "127.0.0.1", "--host", help="Interface; 127.0.0.1 keeps the API on this machine."
     ),
     log_level: str = typer.Option("info", "--log-level"),
+    workers: int | None = typer.Option(
+        None,
+        "--workers",
+        "-w",
+        min=1,
+        max=256,
+        help="API processes (default: KGMEM_API_WORKERS, 0 = one per CPU core); 1 = one process.",
+    ),
 ) -> None:
     """Serve the GraphQL API (and /xray, /healthz, /readyz, /metrics) under uvicorn."""
     settings = load_settings()
@@ -37,5 +55,27 @@ def serve_cmd(
         application = create_app(settings)
     except KgmemError as exc:
         fail(exc)
-    err.print(f"kgmem API on http://{host}:{port}/graphql (Neo4j {settings.neo4j_uri})")
-    uvicorn.run(application, host=host, port=port, log_level=log_level)
+    count = workers or settings.api_workers or os.cpu_count() or 1
+    err.print(
+        f"kgmem API on http://{host}:{port}/graphql (Neo4j {settings.neo4j_uri}, "
+        f"{count} process{'es' if count > 1 else ''})"
+    )
+    if count == 1:
+        uvicorn.run(application, host=host, port=port, log_level=log_level)
+        return
+    made = None
+    if settings.api_metrics_dir is None:
+        made = tempfile.mkdtemp(prefix="kgmem-metrics-")
+        os.environ["KGMEM_API_METRICS_DIR"] = made  # the processes inherit the environment
+    try:
+        uvicorn.run(
+            "kgmem.api.app:create_app",
+            factory=True,
+            workers=count,
+            host=host,
+            port=port,
+            log_level=log_level,
+        )
+    finally:
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)

@@ -1,11 +1,14 @@
 """The narrow query runner: the only object in kgmem that talks to Neo4j.
 
 ``GraphClient`` owns one async driver. Callers name a catalog query and pass its parameters;
-reads run as auto-commit statements (one round trip, retried like a transaction), writes in
-write transactions, and ``write_batch`` runs several named writes in one transaction so a batch
-lands whole or not at all. Driver failures are translated here, once, into kgmem's typed errors
-with a message that says what to do. Constructing a client does no I/O; ``connect()`` opens and
-verifies the connection.
+reads run as auto-commit statements in READ sessions (one round trip, retried like a
+transaction), writes in write transactions of WRITE sessions, and ``write_batch`` runs several
+named writes in one transaction so a batch lands whole or not at all. The access mode is what a
+``neo4j://`` (routing) URI routes by: on a cluster, reads go to secondaries and read replicas,
+writes to the leader. Every committed write's bookmarks go to the caller's consistency scope,
+and every read waits for the bookmarks its scope names (``kgmem.graph.consistency``). Driver
+failures are translated here, once, into kgmem's typed errors with a message that says what to
+do. Constructing a client does no I/O; ``connect()`` opens and verifies the connection.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import neo4j
 import neo4j.graph
@@ -22,6 +25,7 @@ import neo4j.time
 from neo4j import exceptions as nx
 
 from kgmem.errors import ConfigError, GraphAuthError, GraphUnavailable, InvalidInput, KgmemError
+from kgmem.graph import consistency
 from kgmem.graph.catalog import Query, get_query
 from kgmem.graph.retry import retrying
 from kgmem.settings import Settings
@@ -60,16 +64,27 @@ def translated_errors(uri: str) -> Iterator[None]:
         ) from exc
     except nx.ConstraintError as exc:
         raise InvalidInput(f"the write conflicts with an existing record: {exc.message}") from exc
-    except nx.Neo4jError as exc:
-        missing = _MISSING_INDEX.search(exc.message or "")
-        if missing:  # a database kgmem never initialised: say what to run, not a driver code
-            raise ConfigError(
-                f"the database at {uri} has no kgmem schema (index {missing.group(1)} is "
-                "missing): run `kgmem db init` (or `Kgmem.init_schema()`) once"
+    except nx.ClientError as exc:
+        if exc.code == "Neo.ClientError.Transaction.InvalidBookmark":
+            raise InvalidInput(
+                "the consistency token is not one this database issued (pass back the "
+                "bookmarks a write returned, unchanged)"
             ) from exc
-        raise KgmemError(f"Neo4j rejected a query ({exc.code})") from exc
+        _raise_neo4j(exc, uri)
+    except nx.Neo4jError as exc:
+        _raise_neo4j(exc, uri)
     except nx.DriverError as exc:
         raise GraphUnavailable(f"the Neo4j driver failed: {type(exc).__name__}") from exc
+
+
+def _raise_neo4j(exc: nx.Neo4jError, uri: str) -> NoReturn:
+    missing = _MISSING_INDEX.search(exc.message or "")
+    if missing:  # a database kgmem never initialised: say what to run, not a driver code
+        raise ConfigError(
+            f"the database at {uri} has no kgmem schema (index {missing.group(1)} is "
+            "missing): run `kgmem db init` (or `Kgmem.init_schema()`) once"
+        ) from exc
+    raise KgmemError(f"Neo4j rejected a query ({exc.code})") from exc
 
 
 M = TypeVar("M")
@@ -86,6 +101,9 @@ class GraphClient:
         # Server-side milliseconds of those statements (planning + execution + streaming, as the
         # server reports them), so benchmarks can split latency into server and client time.
         self.server_ms = 0.0
+        # Sessions opened by access mode ("READ", "WRITE"): what a routing driver routes by, so
+        # tests can prove that reads never ask for the leader.
+        self.sessions: dict[str, int] = {"READ": 0, "WRITE": 0}
         self._memos: dict[type, Any] = {}
 
     def memo(self, kind: type[M]) -> M:
@@ -135,11 +153,12 @@ class GraphClient:
     async def run(self, name: str, **params: Any) -> list[Row]:
         """Run one catalog query: a read as an auto-commit statement, a write in a transaction.
 
-        A read is RUN + PULL, one round trip; ``execute_query`` pipelines BEGIN with them and
-        then needs a second for COMMIT, which cost ~0.4 ms of client CPU and ~0.5 ms of wall per
-        statement (a recall sends five or more). Reads keep a retry like the managed
-        transaction's (``retry.retrying``, bounded by ``neo4j_timeout_s``). No bookmark manager:
-        the server is one instance.
+        A read is RUN + PULL in a READ session, one round trip; a managed transaction pipelines
+        BEGIN with them and then needs a second for COMMIT, which cost ~0.4 ms of client CPU and
+        ~0.5 ms of wall per statement (a recall sends five or more). Reads keep a retry like the
+        managed transaction's (``retry.retrying``, bounded by ``neo4j_timeout_s``). No bookmark
+        manager: causal consistency is asked for explicitly, by a consistency token
+        (``kgmem.graph.consistency``), so a process's reads need not wait for every write of it.
         """
         query = get_query(name)
         query.check_params(params)
@@ -149,25 +168,37 @@ class GraphClient:
                 return await retrying(
                     lambda: self._read(driver, query, params), self._settings.neo4j_timeout_s
                 )
-            return await driver.execute_query(
-                query.text,  # type: ignore[arg-type]
-                params,
-                routing_=neo4j.RoutingControl.WRITE,
-                database_=self._settings.neo4j_database,
-                bookmark_manager_=None,
-                result_transformer_=self._rows,
-            )
+            rows: list[Row] = await self._write(driver, _work(query, params, self))
+            return rows
 
     async def _read(
         self, driver: neo4j.AsyncDriver, query: Query, params: dict[str, Any]
     ) -> list[Row]:
+        after = consistency.wanted()
+        self.sessions["READ"] += 1
         async with driver.session(
             database=self._settings.neo4j_database,
             default_access_mode=neo4j.READ_ACCESS,
+            bookmarks=neo4j.Bookmarks.from_raw_values(after) if after else None,
             bookmark_manager=None,
         ) as session:
             result = await session.run(query.text, params)  # type: ignore[arg-type]
             return await self._rows(result, plain=query.plain)
+
+    async def _write(
+        self, driver: neo4j.AsyncDriver, work: Callable[[neo4j.AsyncManagedTransaction], Any]
+    ) -> Any:
+        """``work`` in a managed write transaction (retried by the driver); the commit's
+        bookmarks go to the caller's consistency scope."""
+        self.sessions["WRITE"] += 1
+        async with driver.session(
+            database=self._settings.neo4j_database,
+            default_access_mode=neo4j.WRITE_ACCESS,
+            bookmark_manager=None,
+        ) as session:
+            out = await session.execute_write(work)
+            consistency.record((await session.last_bookmarks()).raw_values)
+            return out
 
     async def write_batch(self, steps: Sequence[Step]) -> list[list[Row]]:
         """Run several named writes in one transaction: all land, or none do.
@@ -192,8 +223,8 @@ class GraphClient:
             return out
 
         with translated_errors(self.uri):
-            async with driver.session(database=self._settings.neo4j_database) as session:
-                return await session.execute_write(work)
+            batch: list[list[Row]] = await self._write(driver, work)
+            return batch
 
     async def _rows(self, result: neo4j.AsyncResult, *, plain: bool = False) -> list[Row]:
         """A statement's rows as plain Python, counting the statement and its server time.
@@ -236,11 +267,29 @@ class GraphClient:
             if s.classification == neo4j.NotificationClassification.DEPRECATION
         ]
 
+    async def query_type(self, name: str) -> str:
+        """The server's type of a catalog query from ``EXPLAIN`` (nothing runs): ``r`` (reads
+        only), ``rw``, ``w`` or ``s`` (schema). Tests check every query kgmem routes to READ
+        sessions is ``r``, so a cluster's secondaries can serve it."""
+        query = get_query(name)
+        driver = self._require()
+        with translated_errors(self.uri):
+            async with driver.session(database=self._settings.neo4j_database) as session:
+                result = await session.run(
+                    "EXPLAIN " + query.text,  # type: ignore[arg-type]
+                    dict.fromkeys(query.params),
+                )
+                summary = await result.consume()
+        return str(summary.query_type)
+
     async def run_ddl(self, statement: str) -> None:
         """Run one schema statement (DDL cannot share a transaction with data writes)."""
         driver = self._require()
         with translated_errors(self.uri):
-            async with driver.session(database=self._settings.neo4j_database) as session:
+            self.sessions["WRITE"] += 1
+            async with driver.session(
+                database=self._settings.neo4j_database, default_access_mode=neo4j.WRITE_ACCESS
+            ) as session:
                 self.statements_run += 1
                 result = await session.run(statement)  # type: ignore[arg-type]
                 await result.consume()

@@ -6,6 +6,9 @@ Bearer``) and returns kgmem's own records. A ``Rejected`` result raises the type
 service would raise, any other API error a :class:`~kgmem.sdk.errors.RemoteError` with the
 server's code, and an unreachable server :class:`~kgmem.sdk.errors.RemoteUnavailable`. ``async
 with`` keeps one connection pool; without it every call opens and closes its own.
+``last_bookmarks`` is the consistency token of the last response that wrote (its
+``extensions.bookmarks``); ``recall(..., bookmarks=client.last_bookmarks)`` reads those writes on
+a Neo4j cluster.
 """
 
 from __future__ import annotations
@@ -50,6 +53,8 @@ class KgmemClient:
         self._timeout = timeout_s
         self._transport = transport
         self._http: httpx.AsyncClient | None = None
+        # The consistency token of the last response that wrote (its extensions.bookmarks).
+        self.last_bookmarks: tuple[str, ...] = ()
 
     def _new_http(self) -> httpx.AsyncClient:
         return httpx.AsyncClient(
@@ -109,6 +114,9 @@ class KgmemClient:
                 f"the kgmem API answered HTTP {response.status_code} without data",
                 HTTP_CODES.get(response.status_code),
             )
+        written = (body.get("extensions") or {}).get("bookmarks")
+        if written:
+            self.last_bookmarks = tuple(written)
         data: dict[str, Any] = body["data"]
         return data
 
@@ -188,7 +196,8 @@ class KgmemClient:
         self, query: str, *, namespace: str | None = None, limit: int = 10, **options: Any
     ) -> RecallResult:
         """Ranked memories; options: profile, mode, categories, tiers, min_confidence,
-        include_superseded, as_of, dry, session_id (as for ``Kgmem.recall``), explain."""
+        include_superseded, as_of, dry, session_id, bookmarks (as for ``Kgmem.recall``),
+        explain."""
         variables = recall_variables(query, namespace, limit, options)
         r = await self._field(RECALL, variables, "recall")
         hits = tuple(hit_of(h) for h in r["hits"])

@@ -51,10 +51,11 @@ mutation Remember($input: RememberInput!) {{
 RECALL = f"""
 query Recall($query: String!, $limit: Int!, $dry: Boolean!, $explain: Boolean!,
              $namespace: String, $profile: String, $mode: String, $filters: RecallFilters,
-             $asOf: DateTime, $sessionId: String, $episodeHits: Boolean!) {{
+             $asOf: DateTime, $sessionId: String, $episodeHits: Boolean!,
+             $bookmarks: [String!]) {{
   recall(query: $query, limit: $limit, dry: $dry, explain: $explain, namespace: $namespace,
          profile: $profile, mode: $mode, filters: $filters, asOf: $asOf, sessionId: $sessionId,
-         episodeHits: $episodeHits) {{
+         episodeHits: $episodeHits, bookmarks: $bookmarks) {{
     __typename
     ... on RecallOk {{
       skipped
@@ -80,6 +81,7 @@ def recall_variables(
         "dry": bool(opts.pop("dry", False)),
         "explain": bool(opts.pop("explain", False)),
         "episodeHits": bool(opts.pop("episode_hits", True)),
+        "bookmarks": list(opts.pop("bookmarks", None) or ()) or None,
     }
     for name, arg in _RECALL_ARGS.items():
         value = opts.pop(name, None)

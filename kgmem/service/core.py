@@ -2,7 +2,7 @@
 
 Contract. :class:`ServiceCore` holds the settings, the graph gateway and the lazily-loaded models
 (embedder, spaCy, the LLM client) and the ingestor built on them; constructing it does no I/O
-(``load_models`` loads the models up front).
+(``load_models`` loads the models up front). ``writes_bookmarks`` gathers a consistency token.
 ``open``/``close`` (or ``async with``) connect and disconnect the graph client. ``_ns`` resolves
 a namespace argument (``None`` → the setting; ``""`` is refused) and checks it;
 :func:`check_id` checks an id argument. The concern mixins of :mod:`kgmem.service` build on
@@ -11,9 +11,11 @@ this class.
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from types import TracebackType
 from typing import Self
 
+from kgmem.graph import consistency
 from kgmem.graph.client import GraphClient
 from kgmem.ingest.ingestor import Ingestor
 from kgmem.ml.embedder import Embedder
@@ -53,6 +55,12 @@ class ServiceCore:
         self.embedder.embed_one("warm up")
         self.nlp.pipeline()
         table_for(self.embedder)  # the claim channel's question table
+
+    @staticmethod
+    def writes_bookmarks() -> AbstractContextManager[set[str]]:
+        """A scope that gathers the bookmarks of the writes made inside it into the set it
+        yields: the consistency token to pass to a later ``recall(bookmarks=...)``."""
+        return consistency.collecting()
 
     def _ns(self, namespace: str | None) -> str:
         # Only None means "the setting": an empty name is a mistake to refuse, not the default.
