@@ -2,8 +2,8 @@
 
 ``run_channels`` starts every channel of a request at once (vector, memory and episode fulltext,
 entity) for the query and each sub-query, with the query embedding's model run in a worker
-thread from the start, overlapping spaCy's entities found on the event loop and then the
-searches, and collects each channel's ranked rows into per-memory ``Evidence`` in a fixed
+thread from the start, overlapping spaCy's entities (found in another worker thread) and then
+the searches, and collects each channel's ranked rows into per-memory ``Evidence`` in a fixed
 order, so ranks, fusion and X-ray paths never depend on which search answered first. The
 main query's episode search also names the matching turns no memory was derived from, handed
 to the caller's ``turns`` list (``episode_hits``).
@@ -106,20 +106,24 @@ async def run_channels(
     k = pool_size(req)
     ns = req.namespace
     # The query embedding's model run is handed to a worker thread at once (``submit_query``: a
-    # ``to_thread`` task would start only when the loop next ran, after NER), so ONNX Runtime,
-    # which releases the GIL, runs on the second core while NER runs here; the tokeniser and
-    # the pooling run on the loop, since a worker waits for the GIL at each Python step. spaCy
-    # does not release the GIL: in a thread it took it at each of the loop's socket sends and
-    # made every statement of the recall wait for it, so it runs on the loop, before any
-    # statement is sent — a few ms, and the entity search, the longest, starts right after it.
-    # The results are still collected in the fixed order below, so ranks, fusion and paths do
-    # not depend on who answered first.
+    # ``to_thread`` task would start only when the loop next ran), so ONNX Runtime, which
+    # releases the GIL, runs on another core; spaCy's NER of the query runs in a worker thread
+    # too, before any of this recall's statements is sent (the entity search, the longest,
+    # starts right after it). spaCy holds the GIL while it runs, but in a thread the loop still
+    # gets it back every switch interval, so the other requests this process serves are not
+    # stopped for the NER's few milliseconds (a recall's statements wait on the GIL a little
+    # instead). The results are still collected in the fixed order below, so ranks, fusion and
+    # paths do not depend on who answered first.
     searches: list[tuple[str, str, str, asyncio.Task[list[Row] | None]]] = []
     main_text: asyncio.Task[dict[str, list[Row]] | None] | None = None
     turn_limit = MAX_TURN_RANK if turns is not None else 0
     embedding = embedder.submit_query(queries)
     async with asyncio.TaskGroup() as tg:
-        names = _names(nlp.entities(req.query)) if "entity" in req.channels else None
+        names = (
+            _names(await asyncio.to_thread(nlp.entities, req.query))
+            if "entity" in req.channels
+            else None
+        )
 
         def add(name: str, kind: str, query_name: str, search: Awaitable[list[Row] | None]) -> None:
             searches.append((name, kind, query_name, tg.create_task(_rows(search))))

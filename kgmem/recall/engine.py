@@ -1,15 +1,16 @@
 """The recall orchestrator: query understanding, channels, fusion, scoring, filters, MMR, touch.
 
-Every stage but the I/O is a pure function from ``kgmem/recall`` (query, fusion, filters,
-scoring, diversity, turns, xray); a request that names no channels searches its intent's (seed
-004's router); this module only sequences them around the channel searches
-(``channels.py``), the activation and hydration queries and the touch write, and times each
-stage. Every query is scoped to the request's namespace, so no other namespace's memory reaches
-a hit or the X-ray. A ``dry`` recall reads only; otherwise the hits are touched (access count,
-last access, stability, Hebbian co-activation, 2% boost to linked neighbours). A matching
-turn that no memory stands for may fill in as an episode hit (``episode_hits``: where it goes,
-and when); it is never touched, and the memories it pushes past the limit are dropped with
-that reason.
+Every stage but the I/O is a pure function from ``kgmem/recall`` (query, fusion, filters, scoring,
+diversity, turns, xray); a request that names no channels searches its intent's (seed 004's router);
+this module only sequences them around the channel searches (``channels.py``), the activation and
+hydration queries and the touch write, and times each stage. The CPU-heavy stages run in worker
+threads (the query embedding, the query's NER, the hydration's conversions, the scoring and
+selection: ``selection.select``), so one process's event loop keeps serving other requests while a
+recall computes. Every query is scoped to the request's namespace, so no other namespace's memory
+reaches a hit or the X-ray. A ``dry`` recall reads only; otherwise the hits are touched (access
+count, last access, stability, Hebbian co-activation, 2% boost to linked neighbours). A matching
+turn that no memory stands for may fill in as an episode hit (``episode_hits``: where it goes, and
+when); it is never touched, and the memories it pushes past the limit are dropped with that reason.
 """
 
 from __future__ import annotations
@@ -26,28 +27,15 @@ from kgmem.ml.nlp import Nlp
 from kgmem.recall.candidates import Candidate, Scored
 from kgmem.recall.channels import StageClock, collect, pool_size, run_channels
 from kgmem.recall.claim_channel import claim_search, query_slot, table_for
-from kgmem.recall.diversity import (
-    centroid,
-    gate_confidence,
-    hit_confidence,
-    mmr,
-    shown_scores,
-)
-from kgmem.recall.episode_hits import (
-    EPISODE_KIND,
-    TurnMatch,
-    eligible,
-    place,
-    topic_words,
-    wanted,
-)
+from kgmem.recall.diversity import centroid, gate_confidence, hit_confidence
+from kgmem.recall.episode_hits import EPISODE_KIND, TurnMatch, wanted
 from kgmem.recall.feedback import refine
-from kgmem.recall.filters import Evidence, Filters, apply_filters
+from kgmem.recall.filters import Evidence, Filters
 from kgmem.recall.fusion import fuse
 from kgmem.recall.hyde import hyde_variants
 from kgmem.recall.hydration import hydrate
-from kgmem.recall.present import asks_present, present_first
-from kgmem.recall.profiles import get_mode, get_profile
+from kgmem.recall.present import asks_present
+from kgmem.recall.profiles import get_profile
 from kgmem.recall.query import (
     STRATEGIES,
     classify_intent,
@@ -56,9 +44,9 @@ from kgmem.recall.query import (
     should_skip,
 )
 from kgmem.recall.request import RecallRequest
-from kgmem.recall.scoring import diversified, rank
-from kgmem.recall.touch import stability, touch
-from kgmem.recall.xray import ChannelEvidence, Dropped, DropReason, HitExplain, PathStep, Xray
+from kgmem.recall.selection import select
+from kgmem.recall.touch import touch
+from kgmem.recall.xray import ChannelEvidence, HitExplain, PathStep, Xray
 
 ACTIVATION_SEEDS = 10
 ACTIVATION_DECAY = 0.5  # activation halves per hop
@@ -176,7 +164,6 @@ async def recall(
         q_entities=q_entities,
     )
     run.queries.append("get_recall_candidates")
-    cands, turns, recorded = pool.cands, pool.turns, pool.recorded
     run.tick("hydrate")
     filters = Filters(
         as_of=req.as_of,
@@ -185,60 +172,15 @@ async def recall(
         min_confidence=req.min_confidence,
         include_superseded=req.include_superseded or strategy.include_superseded,
     )
-    kept, dropped = apply_filters(
-        cands, filters, get_mode(req.mode), when, recorded, pool.successors
+    # A question about an attribute as it is now (not about events, where an older memory
+    # restated later is as much the answer as the newer one): newer restatements first.
+    present = guess is not None and asks_present(req.query) and req.as_of is None
+    # Scoring and selection are CPU only: a worker thread, so the loop serves other requests.
+    chosen = await asyncio.to_thread(
+        select, pool, req, profile, filters, when, qvec, matches or [], run.tick, present
     )
-    scored = rank(
-        kept, profile, when, stability=stability, session_id=req.session_id, query_embedding=qvec
-    )
-    by_id = {c.id: c for c in kept}
-    if guess is not None and asks_present(req.query) and req.as_of is None:
-        # a question about an attribute as it is now (not about events, where an older memory
-        # restated later is as much the answer as the newer one)
-        scored = present_first(scored, by_id)
-    run.tick("score")
-    top = max((s.final for s in scored), default=1.0) or 1.0
-    chosen = mmr(
-        [(s.memory_id, s.final / top, by_id[s.memory_id].embedding) for s in scored], k=req.limit
-    )
-    score_of = {s.memory_id: s for s in scored}
-    dropped += [
-        Dropped(
-            d, by_id[d].content, DropReason.MMR, "too similar to a higher hit", score_of[d].final
-        )
-        for d in chosen.dropped
-    ]
-    picked = set(chosen.selected) | set(chosen.dropped)
-    dropped += [
-        Dropped(
-            s.memory_id,
-            by_id[s.memory_id].content,
-            DropReason.LIMIT,
-            f"ranked below the limit of {req.limit}",
-            s.final,
-        )
-        for s in scored
-        if s.memory_id not in picked
-    ][:20]
-    # hits show the score MMR picked them at, so their order and their scores agree
-    shown = shown_scores([(score_of[m].final, by_id[m].embedding) for m in chosen.selected], top)
-    for mid, (value, redundancy) in zip(chosen.selected, shown, strict=True):
-        score_of[mid] = diversified(score_of[mid], value, redundancy)
-    cited = frozenset(t for mid in chosen.selected for t in turns.get(mid, ()))
-    turn_hits = eligible(matches or [], cited, req.as_of, topic_words(req.query))
-    order = place(chosen.selected, turn_hits, req.limit)
-    dropped += [
-        Dropped(
-            mid,
-            by_id[mid].content,
-            DropReason.LIMIT,
-            f"ranked below the limit of {req.limit} after an episode hit",
-            score_of[mid].final,
-        )
-        for mid in chosen.selected
-        if mid not in order
-    ]
-    run.tick("mmr")
+    order, score_of, by_id, dropped = chosen.order, chosen.score_of, chosen.by_id, chosen.dropped
+    turns = pool.turns
     hits, explains = _hits(order, score_of, by_id, ev, turns)
     if not req.dry and hits:
         memories = [by_id[h.memory_id] for h in hits if h.kind == "memory"]

@@ -7,17 +7,19 @@ matrix: ``diversity.embedding_rows``), orders each memory's source turns by rele
 to the query (word rarity and shared entity words are counted over the whole candidate set), and
 keeps each memory's ``recorded_at`` for the bi-temporal filter and the ids of the memories that
 superseded it (its ``SUPERSEDES`` edges), which the X-ray names for a superseded candidate.
+Everything after the one statement is CPU only and runs in a worker thread.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from kgmem.graph import repository
-from kgmem.graph.client import GraphClient
+from kgmem.graph.client import GraphClient, Row
 from kgmem.ingest.episodes import as_utc
 from kgmem.recall.candidates import Candidate
 from kgmem.recall.diversity import embedding_rows
@@ -44,6 +46,17 @@ async def hydrate(
     q_entities: frozenset[str],
 ) -> Hydrated:
     rows = await repository.get_recall_candidates(graph, namespace=namespace, ids=list(ids))
+    # The conversions below are CPU only (embedding rows, turn relevance): a worker thread.
+    return await asyncio.to_thread(_hydrated, rows, query, ev, rrf_of, q_entities)
+
+
+def _hydrated(
+    rows: Sequence[Row],
+    query: str,
+    ev: Mapping[str, Evidence],
+    rrf_of: Mapping[str, float],
+    q_entities: frozenset[str],
+) -> Hydrated:
     vectors = embedding_rows([r["memory"].get("embedding") for r in rows])
     cands = [
         to_candidate(r, ev[r["memory"]["id"]], rrf_of[r["memory"]["id"]], q_entities, vec)

@@ -1,0 +1,90 @@
+"""``kgmem serve --workers 2`` as a user runs it: two API processes on one port, one /metrics.
+
+The command runs as a subprocess on a free port against the session's Neo4j; once ready,
+concurrent GraphQL recalls all succeed, and ``/metrics`` — whichever process answers — shows
+both processes (two ``pid`` values, each with its resident memory). Stopping the command stops
+both processes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from typing import Any
+
+import httpx
+import pytest
+
+from kgmem.graph.launcher import free_port
+from kgmem.service import Kgmem
+
+pytestmark = [pytest.mark.graph, pytest.mark.models]
+
+KEY = "workers-" + "w" * 32
+RECALL = """
+query($q: String!, $ns: String) {
+  recall(query: $q, namespace: $ns, dry: true) { __typename ... on RecallOk { hits { content } } }
+}"""
+
+
+def _wait_ready(url: str, proc: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, proc.communicate()
+        try:
+            if httpx.get(f"{url}/readyz", timeout=5).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(1)
+    raise AssertionError("kgmem serve --workers 2 did not become ready")
+
+
+def test_serve_with_two_workers_answers_concurrent_recalls(
+    env: dict[str, str], km: Kgmem, namespace: str, arun: Any
+) -> None:
+    pytest.importorskip("kgmem.api.app")
+    arun(km.remember("Perpetua feeds the lighthouse cats at dawn.", namespace=namespace))
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kgmem", "serve", "--port", str(port), "--workers", "2"],
+        env={**os.environ, **env, "KGMEM_API_KEYS": json.dumps({KEY: ["*"]})},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        _wait_ready(url, proc)
+
+        async def recalls() -> list[dict[str, Any]]:
+            headers = {"Authorization": f"Bearer {KEY}"}
+            async with httpx.AsyncClient(base_url=url, headers=headers, timeout=120) as client:
+                body = {"query": RECALL, "variables": {"q": "Who feeds the cats?", "ns": namespace}}
+                sent = [client.post("/graphql", json=body) for _ in range(8)]
+                return [r.json() for r in await asyncio.gather(*sent)]
+
+        answers = asyncio.run(recalls())
+        for answer in answers:
+            recall = answer["data"]["recall"]
+            assert recall["__typename"] == "RecallOk", answer
+            assert "Perpetua feeds the lighthouse cats at dawn." in [
+                h["content"] for h in recall["hits"]
+            ]
+        time.sleep(3)  # each process shares its metrics every 2 s
+        metrics = httpx.get(f"{url}/metrics", timeout=10).text
+        rss = re.findall(r'^process_resident_memory_bytes\{pid="(\d+)"\} (\S+)$', metrics, re.M)
+        assert len({pid for pid, _ in rss}) == 2, rss
+        assert all(float(value) > 50e6 for _, value in rss)  # each holds its own models
+        assert metrics.count("# TYPE kgmem_http_requests_total counter") == 1
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, stderr = proc.communicate(timeout=90)
+    assert "2 processes" in stderr
+    assert "Traceback" not in stderr
