@@ -23,6 +23,7 @@ checks the store.
 
     python -m benchmarks.api_load --memories 10000 --clients 16 --requests 3000 --observe-share 0.2
     python -m benchmarks.api_load --memories 1000 --clients 8 --requests 300   # quick check
+    python -m benchmarks.api_load --memories 1000 --workers 2 --observe-share 0 --dry-recall
 """
 
 from __future__ import annotations
@@ -144,7 +145,10 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         stats_before = await km.stats(namespace=ns)
         log_path = settings.home / "api.log"
         keys = {key: [ns]}
-        with api_server(settings, keys, log_path, args.neo4j_timeout) as (url, proc):
+        with api_server(settings, keys, log_path, args.neo4j_timeout, args.workers) as (
+            url,
+            proc,
+        ):
             limits = httpx.Limits(
                 max_connections=args.clients, max_keepalive_connections=args.clients
             )
@@ -200,6 +204,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                     "kgmem_writes_total",
                     "kgmem_http_requests_total",
                     "kgmem_auth_refused_total",
+                    "process_resident_memory_bytes",
                 )
             )
         ]
@@ -275,6 +280,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--dry-recall", action="store_true", help="recall with dry: true")
     parser.add_argument("--timeout", type=float, default=300.0, help="client timeout, seconds")
     parser.add_argument("--neo4j-timeout", type=float, default=120.0, help="API's Neo4j timeout")
+    parser.add_argument("--workers", type=int, default=1, help="API processes (serve --workers)")
     parser.add_argument("--heap", default="3g")
     parser.add_argument("--pagecache", default="1g")
     parser.add_argument("--seed", type=int, default=7)

@@ -31,7 +31,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def serve(port: int) -> None:
-    """Child process: the real app from the environment's settings, under uvicorn."""
+    """Child process: the real app from the environment's settings, under uvicorn; with
+    ``KGMEM_API_WORKERS`` above 1, that many processes from the app factory, as
+    ``kgmem serve --workers N`` runs them (sharing metrics through ``KGMEM_API_METRICS_DIR``)."""
+    import tempfile
+
     import uvicorn
 
     from kgmem.api.app import create_app
@@ -39,8 +43,14 @@ def serve(port: int) -> None:
     logging.basicConfig(
         level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    settings = Settings()
+    workers = max(1, settings.api_workers)
+    if workers > 1:
+        os.environ.setdefault("KGMEM_API_METRICS_DIR", tempfile.mkdtemp(prefix="kgmem-metrics-"))
     uvicorn.run(
-        create_app(Settings()),
+        create_app(settings) if workers == 1 else "kgmem.api.app:create_app",
+        factory=workers > 1,
+        workers=workers if workers > 1 else None,
         host="127.0.0.1",
         port=port,
         log_level="warning",
@@ -50,7 +60,11 @@ def serve(port: int) -> None:
 
 @contextlib.contextmanager
 def api_server(
-    settings: Settings, keys: dict[str, list[str]], log_path: Path, neo4j_timeout_s: float
+    settings: Settings,
+    keys: dict[str, list[str]],
+    log_path: Path,
+    neo4j_timeout_s: float,
+    workers: int = 1,
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """Serve the app on a free loopback port in a child process; SIGINT (graceful) at the end."""
     port = free_port()
@@ -64,6 +78,9 @@ def api_server(
             "KGMEM_NEO4J_TIMEOUT_S": str(neo4j_timeout_s),
             "KGMEM_API_KEYS": json.dumps(keys),
             "KGMEM_API_PRELOAD_MODELS": "true",
+            "KGMEM_API_WORKERS": str(workers),
+            # the benchmark's clients are the load: no 503 from the in-flight bound
+            "KGMEM_API_MAX_IN_FLIGHT": "100000",
         }
     )
     with open(log_path, "wb") as log:
