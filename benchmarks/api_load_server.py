@@ -39,6 +39,7 @@ def serve(port: int) -> None:
     import uvicorn
 
     from kgmem.api.app import create_app
+    from kgmem.api.processes import serve_processes
 
     logging.basicConfig(
         level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -47,14 +48,10 @@ def serve(port: int) -> None:
     workers = max(1, settings.api_workers)
     if workers > 1:
         os.environ.setdefault("KGMEM_API_METRICS_DIR", tempfile.mkdtemp(prefix="kgmem-metrics-"))
+        serve_processes(workers, "127.0.0.1", port, "warning")
+        return
     uvicorn.run(
-        create_app(settings) if workers == 1 else "kgmem.api.app:create_app",
-        factory=workers > 1,
-        workers=workers if workers > 1 else None,
-        host="127.0.0.1",
-        port=port,
-        log_level="warning",
-        access_log=False,
+        create_app(settings), host="127.0.0.1", port=port, log_level="warning", access_log=False
     )
 
 
@@ -103,10 +100,16 @@ def api_server(
                 proc.wait()
 
 
-async def wait_ready(client: httpx.AsyncClient, proc: subprocess.Popen[bytes]) -> dict[str, Any]:
-    """Poll /readyz until Neo4j, GDS and both models are loaded (the preload finished)."""
+async def wait_ready(
+    client: httpx.AsyncClient, proc: subprocess.Popen[bytes], workers: int = 1
+) -> dict[str, Any]:
+    """Poll /readyz until Neo4j, GDS and both models are loaded (the preload finished) in each
+    of the ``workers`` processes: the kernel hands a connection to any of them, and the
+    benchmark's keep-alive connections stay with the process that took them, so a process still
+    loading its models would take none of the load."""
     deadline = time.monotonic() + 600
     body: dict[str, Any] = {}
+    ready: set[int] = set()
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"the API process exited with {proc.returncode}")
@@ -117,7 +120,10 @@ async def wait_ready(client: httpx.AsyncClient, proc: subprocess.Popen[bytes]) -
             if r.status_code == 200 and all(
                 checks.get(m, {}).get("state") == "loaded" for m in ("embedder", "spacy")
             ):
-                return body
+                ready.add(int(body.get("pid", 0)))
+                if len(ready) >= workers:
+                    return body
+                continue  # ask again on a new connection: another process may answer
             if any(c.get("state") == "failed" for c in checks.values()):
                 raise RuntimeError(f"a model failed to load: {checks}")
         except httpx.TransportError:

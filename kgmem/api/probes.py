@@ -4,15 +4,16 @@ Contract. :func:`ensure_connected` opens the app's ``Kgmem`` driver when Neo4j w
 startup — one caller at a time, at most every ``RECONNECT_EVERY_S`` unless forced — and leaves a
 failure for the resolvers to report. ``healthz`` answers while the process runs; ``readyz``
 answers 200 only when Neo4j and GDS answer and both models are loaded or loadable (503 with the
-failing checks otherwise, and the limits in force); ``metrics_endpoint`` is the Prometheus text
-of :class:`~kgmem.api.metrics.Metrics` (of every API process when they share their metrics:
-:mod:`kgmem.api.process_metrics`). Each reads the app's state set up by
-:func:`kgmem.api.app.create_app`.
+failing checks otherwise, the limits in force, and the answering process's pid);
+``metrics_endpoint`` is the Prometheus text of :class:`~kgmem.api.metrics.Metrics` (of every API
+process when they share their metrics: :mod:`kgmem.api.process_metrics`). Each reads the app's
+state set up by :func:`kgmem.api.app.create_app`.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import time
 from typing import Any
 
@@ -85,6 +86,7 @@ async def readyz(request: Request) -> Response:
     ready = all(c["ok"] for c in checks.values())
     body = {
         "status": "ready" if ready else "not_ready",
+        "pid": os.getpid(),  # which API process answered (serve --workers N runs several)
         "checks": checks,
         "limits": describe(settings),
     }

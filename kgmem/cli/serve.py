@@ -3,10 +3,11 @@
 Contract. Builds the app of :func:`kgmem.api.app.create_app` from the command's ``Settings`` and
 runs it; the API (Strawberry, Starlette) is imported only here, when the command runs, and an
 install without it is one red ``error:`` line, not a traceback. ``--workers N`` (default
-``api_workers``, 0 = one per CPU core) runs N processes on the one socket, each with its own
-Neo4j driver and models, so recalls use every core: uvicorn starts each from the factory
-``create_app`` with no argument, which reads the same ``KGMEM_*`` environment this command read
-(the app is built once here first, so a bad configuration fails before any process starts).
+``api_workers``, 0 = one per CPU core) runs N processes on the one port, each with its own
+Neo4j driver and models, so recalls use every core (:mod:`kgmem.api.processes`: each process its
+own ``SO_REUSEPORT`` socket, built from the factory ``create_app`` with no argument, which reads
+the same ``KGMEM_*`` environment this command read; the app is built once here first, so a bad
+configuration fails before any process starts).
 With N > 1 the processes share their metrics through a fresh ``api_metrics_dir`` (unless one is
 set), so any of them answers ``/metrics`` for all; it is removed on exit.
 """
@@ -63,19 +64,18 @@ def serve_cmd(
     if count == 1:
         uvicorn.run(application, host=host, port=port, log_level=log_level)
         return
+    from kgmem.api.processes import serve_processes
+
     made = None
     if settings.api_metrics_dir is None:
         made = tempfile.mkdtemp(prefix="kgmem-metrics-")
         os.environ["KGMEM_API_METRICS_DIR"] = made  # the processes inherit the environment
     try:
-        uvicorn.run(
-            "kgmem.api.app:create_app",
-            factory=True,
-            workers=count,
-            host=host,
-            port=port,
-            log_level=log_level,
-        )
+        status = serve_processes(count, host, port, log_level)
+    except KgmemError as exc:
+        fail(exc)
     finally:
         if made is not None:
             shutil.rmtree(made, ignore_errors=True)
+    if status:
+        fail(KgmemError("an API process exited on its own; the others were stopped"))

@@ -1,9 +1,10 @@
 """``kgmem serve --workers 2`` as a user runs it: two API processes on one port, one /metrics.
 
 The command runs as a subprocess on a free port against the session's Neo4j; once ready,
-concurrent GraphQL recalls all succeed, and ``/metrics`` — whichever process answers — shows
-both processes (two ``pid`` values, each with its resident memory). Stopping the command stops
-both processes.
+concurrent GraphQL recalls, each on a new connection, all succeed and are served by both
+processes (the kernel spreads connections over their sockets), and ``/metrics`` — whichever
+process answers — shows both (two ``pid`` values, each with its resident memory and its share
+of the recalls). Stopping the command stops both processes.
 """
 
 from __future__ import annotations
@@ -65,9 +66,12 @@ def test_serve_with_two_workers_answers_concurrent_recalls(
 
         async def recalls() -> list[dict[str, Any]]:
             headers = {"Authorization": f"Bearer {KEY}"}
-            async with httpx.AsyncClient(base_url=url, headers=headers, timeout=120) as client:
+            fresh = httpx.Limits(max_keepalive_connections=0)  # every request a new connection
+            async with httpx.AsyncClient(
+                base_url=url, headers=headers, timeout=120, limits=fresh
+            ) as client:
                 body = {"query": RECALL, "variables": {"q": "Who feeds the cats?", "ns": namespace}}
-                sent = [client.post("/graphql", json=body) for _ in range(8)]
+                sent = [client.post("/graphql", json=body) for _ in range(16)]
                 return [r.json() for r in await asyncio.gather(*sent)]
 
         answers = asyncio.run(recalls())
@@ -83,6 +87,12 @@ def test_serve_with_two_workers_answers_concurrent_recalls(
         assert len({pid for pid, _ in rss}) == 2, rss
         assert all(float(value) > 50e6 for _, value in rss)  # each holds its own models
         assert metrics.count("# TYPE kgmem_http_requests_total counter") == 1
+        served = re.findall(
+            r'^kgmem_graphql_operations_total\{pid="(\d+)",operation="recall",outcome="ok"\} (\d+)',
+            metrics,
+            re.M,
+        )
+        assert len(served) == 2 and sum(int(n) for _, n in served) == 16, served
     finally:
         proc.send_signal(signal.SIGINT)
         _, stderr = proc.communicate(timeout=90)
