@@ -16,6 +16,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 LLMLevel = Literal["off", "auto", "always"]
 EmbedBackend = Literal["onnx", "torch"]
+ExtractionMode = Literal["auto", "inline", "worker"]
 
 
 def _user_data_dir() -> Path:
@@ -158,6 +159,28 @@ class Settings(BaseSettings):
     )
     consolidation_lease_s: float = Field(
         600.0, gt=0, le=86_400, description="How long a consolidation lease lives unrenewed."
+    )
+
+    # --- extraction: where it runs (kgmem/ingest/intake.py, kgmem/ingest/extraction_worker.py) --
+    extraction_mode: ExtractionMode = Field(
+        "auto",
+        description=(
+            "inline (observe extracts in the caller's process) | worker (observe only stores the "
+            "turns; `kgmem worker` extracts them) | auto (inline in the library and CLI, worker "
+            "under the API)."
+        ),
+    )
+    extraction_lease_s: float = Field(
+        60.0, gt=0, le=86_400, description="How long an extraction lease lives unrenewed."
+    )
+    worker_poll_max_s: float = Field(
+        2.0,
+        gt=0,
+        le=300,
+        description="Longest an idle worker sleeps between looks for due turns (latency bound).",
+    )
+    observe_max_wait_s: float = Field(
+        30.0, ge=0, le=3600, description="Longest an observe may wait for a worker's extraction."
     )
 
     # --- API (kgmem/api: the GraphQL service) ---------------------------------------------------

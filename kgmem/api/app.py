@@ -20,6 +20,8 @@ Every GraphQL request runs in a consistency scope: the bookmarks of the writes i
 in the response's ``extensions.bookmarks`` (the token a later ``recall(bookmarks: ...)`` passes
 to read those writes on a cluster). ``create_app()`` with no argument builds its settings from
 the environment: it is the factory ``kgmem serve --workers N`` gives uvicorn for each process.
+``extraction_mode=auto`` is ``worker`` under the app (:func:`serving`): observe stores the turns
+and answers, and ``kgmem worker`` processes extract them.
 """
 
 from __future__ import annotations
@@ -195,7 +197,7 @@ def _announce_auth(settings: Settings, keyring: KeyRing) -> None:
 
 def create_app(settings: Settings | None = None) -> Starlette:
     """The kgmem HTTP service for ``settings`` (``Settings()`` from the environment if None)."""
-    settings = settings or Settings()
+    settings = serving(settings or Settings())
     keyring = KeyRing.from_settings(settings)
     metrics = Metrics()
 
@@ -257,6 +259,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
     app.state.metrics = metrics
     app.state.settings = settings
     return app
+
+
+def serving(settings: Settings) -> Settings:
+    """The API's settings: ``extraction_mode=auto`` means worker here, so an observe answers as
+    soon as its turns are stored and the extraction runs in ``kgmem worker`` processes."""
+    if settings.extraction_mode == "auto":
+        return settings.model_copy(update={"extraction_mode": "worker"})
+    return settings
 
 
 async def _warm(app: Starlette, km: Kgmem) -> None:

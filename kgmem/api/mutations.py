@@ -60,7 +60,11 @@ async def _pin(ctx: ApiContext, id: strawberry.ID, pinned: bool, namespace: str 
 
 @strawberry.type
 class Mutation:
-    @mutation(description="Store turns as episodes; extract when a trigger fires.")
+    @mutation(
+        description="Store turns as episodes; when a trigger fires they are extracted, here or "
+        "(worker mode, the API's default) by a kgmem worker: waitSeconds waits that long at most "
+        "(capped by KGMEM_OBSERVE_MAX_WAIT_S) for it, and status says whether it finished."
+    )
     async def observe(
         self,
         info: Info,
@@ -68,6 +72,7 @@ class Mutation:
         flush: bool = False,
         strategy: str | None = None,
         namespace: str | None = None,
+        wait_seconds: float = 0.0,
     ) -> ObserveResult:
         ctx = info.context
 
@@ -90,6 +95,7 @@ class Mutation:
                 namespace=ns,
                 strategy=strategy or DEFAULT_CONFLICT_STRATEGY,
                 flush=flush,
+                wait=wait_seconds,
             )
             ctx.metrics.writes.inc(len(turns), action="observed")
             for receipt in report.extraction.receipts if report.extraction else []:

@@ -107,35 +107,64 @@ class ObserveOk:
     trigger: str = strawberry.field(
         description="high_signal, max_turns, max_age, flush, or buffered (no extraction yet)."
     )
+    status: str = strawberry.field(
+        description="extracted (every turn of this call is extracted), pending (a trigger fired "
+        "and a worker has not finished them: no wait, or the wait ended first) or buffered (no "
+        "trigger fired; the turns wait for more)."
+    )
     extracted_episodes: int
+    pending_episodes: int = strawberry.field(
+        description="Turns of this call a worker has not extracted yet (0 when extracted here)."
+    )
     skipped_turns: int
     skipped: list[SkippedTurn]
     engine: str | None
-    receipts: list[Receipt]
+    receipts: list[Receipt] = strawberry.field(
+        description="What the extraction wrote, when it ran in this request (inline mode); after "
+        "waiting for a worker, see memoryIds."
+    )
+    memory_ids: list[strawberry.ID] = strawberry.field(
+        description="After waiting for a worker: the memories derived from this call's turns."
+    )
     conflicts: int = strawberry.field(
         description="Batches another writer extracted first (their memories stand)."
     )
     deferred: bool = strawberry.field(
         description="Extraction stopped early under contention; the turns are stored and pending."
     )
+    waited: bool = strawberry.field(
+        description="This call waited for a worker: extractedEpisodes, pendingEpisodes, skipped, "
+        "memoryIds and engine are what the graph had committed for its turns when it answered."
+    )
 
     @classmethod
     def of(cls, r: ObserveReport) -> ObserveOk:
-        x = r.extraction
+        x, o = r.extraction, r.outcome
+        skips = x.skips if x else (list(o.skips) if o else [])
+        if x:
+            extracted, pending = x.episodes, 0 if r.status == "extracted" else len(r.episode_ids)
+        elif o:
+            extracted, pending = o.extracted, o.pending
+        else:
+            extracted, pending = 0, 0 if r.status == "buffered" else len(set(r.episode_ids))
         return cls(
             episode_ids=[strawberry.ID(i) for i in r.episode_ids],
             new_episodes=r.new_episodes,
             trigger=r.trigger,
-            extracted_episodes=x.episodes if x else 0,
-            skipped_turns=x.skipped_turns if x else 0,
+            status=r.status,
+            extracted_episodes=extracted,
+            pending_episodes=pending,
+            skipped_turns=len(skips),
             skipped=[
                 SkippedTurn(episode_id=strawberry.ID(k.turn_id), reasons=list(k.reasons))
-                for k in (x.skips if x else [])
+                for k in skips
             ],
-            engine=x.engine if x else None,
+            engine=x.engine if x else (o.engine if o else None),
             receipts=[Receipt.of(w) for w in x.receipts] if x else [],
+            memory_ids=[strawberry.ID(i) for i in o.memory_ids] if o else [],
             conflicts=x.conflicts if x else 0,
             deferred=x.deferred if x else False,
+            waited=o is not None,
         )
 
 

@@ -8,9 +8,9 @@ red ``error:`` line on stderr and exit code 1 — never a stack trace; wrong usa
 Commands that depend on parts built elsewhere (``serve`` needs ``kgmem.api``, ``consolidate`` and
 ``worker`` need ``Kgmem.consolidate``) import or look them up when they run, and say clearly
 when they are missing. This module builds the ``app`` from one module per command group
-(``db``, ``serve``, ``writing``, ``reading``, ``browsing``, ``moving``, ``consolidation``; what they
-share is in ``plumbing``); its ``main`` is what the ``kgmem`` console script (``kgmem.entry``)
-and ``python -m kgmem`` run.
+(``db``, ``serve``, ``writing``, ``reading``, ``browsing``, ``moving``, ``consolidation``,
+``worker``; what they share is in ``plumbing``); its ``main`` is what the ``kgmem`` console
+script (``kgmem.entry``) and ``python -m kgmem`` run.
 Every command runs kgmem's service in this process, so each needs the ``server`` extra: the root
 callback checks for it (without importing it) and names the extra in one line when it is
 missing; ``--version`` and ``--help`` work on the thin client install, and so do ``remember``
@@ -27,7 +27,7 @@ from typing import Any
 import typer
 
 import kgmem
-from kgmem.cli import browsing, consolidation, db, moving, reading, serve, writing
+from kgmem.cli import browsing, consolidation, db, moving, reading, serve, worker, writing
 from kgmem.cli.plumbing import fail
 from kgmem.errors import KgmemError
 from kgmem.extras import require
@@ -78,7 +78,7 @@ app.command("export")(moving.export_cmd)
 app.command("import")(moving.import_cmd)
 app.command("wipe")(moving.wipe_cmd)
 app.command("consolidate")(consolidation.consolidate_cmd)
-app.command("worker")(consolidation.worker_cmd)
+app.command("worker")(worker.worker_cmd)
 
 
 class _LevelPrefix(logging.Formatter):

@@ -1,20 +1,16 @@
-"""``kgmem consolidate`` and ``kgmem worker``: run the consolidation job once or on a schedule.
+"""``kgmem consolidate``: run the consolidation job once (``kgmem worker`` runs it on a schedule,
+see :mod:`kgmem.cli.worker`, with the helpers here).
 
 Contract. ``consolidate`` runs ``Kgmem.consolidate`` once (optionally some ``--step``s, or
 ``--dry-run``) and prints its per-step report (:func:`print_report`) or, with ``--json``, the
-report as JSON. ``worker`` runs it every ``--every`` seconds (``--times`` runs at most); a failed
-run is reported and the next one still runs, and the exit code is 1 if any run failed. An
-install without ``Kgmem.consolidate`` says so clearly.
+report as JSON. An install without ``Kgmem.consolidate`` says so clearly.
 """
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import json
-import time
 from collections.abc import Awaitable, Callable, Mapping
-from datetime import datetime
 from typing import Any
 
 import typer
@@ -122,35 +118,3 @@ def consolidate_cmd(
         print_json(_report_dict(report))
     else:
         print_report(report)
-
-
-def worker_cmd(
-    namespace: str = NAMESPACE_OPT,
-    every: float = typer.Option(3600.0, "--every", min=0.0, help="Seconds between runs."),
-    times: int = typer.Option(None, "--times", min=1, help="Stop after this many runs."),
-    step: list[str] = STEP_OPT,
-    dry_run: bool = typer.Option(False, "--dry-run"),
-) -> None:
-    """Run consolidation on a schedule; a failed run is reported and the next one still runs."""
-
-    async def loop(km: Kgmem) -> int:
-        _consolidator(km)  # fail now, not after the first sleep, if there is no job
-        failures = 0
-        run = 0
-        while times is None or run < times:
-            run += 1
-            t0 = time.perf_counter()
-            out.rule(f"run {run} at {datetime.now().isoformat(timespec='seconds')}")
-            try:
-                print_report(await _consolidate_once(km, namespace, step or None, dry_run))
-            except KgmemError as exc:  # reported, not fatal: the next run may succeed
-                failures += 1
-                err.print(f"[bold red]error:[/] run {run}: {escape(exc.message)}", highlight=False)
-            out.print(f"run {run} took {time.perf_counter() - t0:.1f}s")
-            if times is None or run < times:
-                await asyncio.sleep(every)
-        return failures
-
-    failures = run_on_kgmem(loop)
-    if failures:
-        raise typer.Exit(1)

@@ -41,9 +41,16 @@ async def get_schema_state(graph: GraphClient) -> list[Row]:
 
 
 async def create_episodes(
-    graph: GraphClient, *, namespace: str, episodes: list[dict[str, Any]], now: datetime
+    graph: GraphClient,
+    *,
+    namespace: str,
+    episodes: list[dict[str, Any]],
+    now: datetime,
+    due: bool = False,
 ) -> list[Row]:
-    return await graph.run("create_episodes", namespace=namespace, episodes=episodes, now=now)
+    return await graph.run(
+        "create_episodes", namespace=namespace, episodes=episodes, now=now, due=due
+    )
 
 
 async def find_pending_episodes(graph: GraphClient, *, namespace: str, limit: int) -> list[Row]:

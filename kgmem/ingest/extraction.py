@@ -5,13 +5,16 @@ commits; one extractor per namespace in this process (the ``Ingestor``'s lock).
 Durable and resumable: episodes are claimed inside each batch's transaction, so a crash leaves
 them pending (nothing lost) and a concurrent or repeated run cannot extract them twice (nothing
 duplicated). A batch another writer claimed first is re-read; after ``MAX_CONFLICTS`` the rest
-is left to the writer that is winning (``deferred``).
+is left to the writer that is winning (``deferred``). A worker passes ``proceed``, asked before
+each batch: when it must stop (SIGTERM, or its lease passed to another worker) the rest stays
+pending for the next holder (``deferred`` too).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -36,10 +39,12 @@ async def extract_pending(
     strategy: ConflictStrategy = ConflictStrategy.TEMPORAL,
     now: datetime | None = None,
     max_batches: int | None = None,
+    proceed: Callable[[], bool] | None = None,
 ) -> ExtractionReport:
-    """Extract every pending episode of a namespace, one transaction per batch."""
+    """Extract every pending episode of a namespace, one transaction per batch; ``proceed`` is
+    asked before each batch (a worker told to stop, or that lost its lease, says no)."""
     async with ing.extraction_lock(namespace):
-        return await _extract_all(ing, namespace, strategy, now, max_batches)
+        return await _extract_all(ing, namespace, strategy, now, max_batches, proceed)
 
 
 async def _extract_all(
@@ -48,6 +53,7 @@ async def _extract_all(
     strategy: ConflictStrategy,
     now: datetime | None,
     max_batches: int | None,
+    proceed: Callable[[], bool] | None,
 ) -> ExtractionReport:
     total = ExtractionReport()
     batches = 0
@@ -68,6 +74,9 @@ async def _extract_all(
                 ing.graph, namespace=namespace, limit=2 * BATCH_EPISODES
             )
             if not rows:
+                break
+            if proceed is not None and not proceed():
+                total.deferred = True  # the rest waits, pending, for the next holder
                 break
             batch = [r["episode"] for r in rows[:BATCH_EPISODES]]
             following = [r["episode"] for r in rows[BATCH_EPISODES:]]

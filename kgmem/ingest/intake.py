@@ -1,10 +1,17 @@
 """Durable intake of conversation turns (the smart buffer): ``observe`` validates every turn before
-any I/O, stores the turns as ``:Episode`` nodes, and extracts when a trigger fires: a HIGH
-signal, ``DEFAULT_MAX_TURNS`` pending turns, the oldest pending turn older than
+any I/O, stores the turns as ``:Episode`` nodes, and extraction follows when a trigger fires: a
+HIGH signal, ``DEFAULT_MAX_TURNS`` pending turns, the oldest pending turn older than
 ``DEFAULT_MAX_AGE``, or ``flush``; otherwise the turns wait, buffered, in the graph.
 
+Where the extraction runs is the ``extraction_mode`` setting. ``inline``: here, before observe
+returns (the library and CLI). ``worker``: observe marks the namespace due and returns at once;
+a ``kgmem worker`` extracts it (``kgmem.ingest.extraction_worker``). A caller may ``wait`` up to
+``observe_max_wait_s`` for the worker: the report then says what the graph has committed for
+these turns, or that they are still pending when the wait ends.
+
 The ``ObserveReport`` names the stored episodes, how many were new (a repeated turn is stored
-once), the trigger, and the extraction report when one ran.
+once), the trigger, the ``status`` (extracted | pending | buffered), the extraction report when
+the extraction ran here, and the outcome read back when it waited for a worker.
 """
 
 from __future__ import annotations
@@ -14,12 +21,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from kgmem.errors import KgmemError
-from kgmem.graph import repository
+from kgmem.errors import InvalidInput, KgmemError
+from kgmem.graph import extraction_repository, repository
 from kgmem.ingest.buffer import DEFAULT_MAX_AGE, DEFAULT_MAX_TURNS
 from kgmem.ingest.episodes import as_utc, check_turns, episode_properties
 from kgmem.ingest.extraction import extract_pending
 from kgmem.ingest.ingestor import ExtractionReport, Ingestor
+from kgmem.ingest.outcome import ExtractionOutcome, wait_for_extraction
 from kgmem.ingest.scanner import scan
 from kgmem.ingest.signals import SignalLevel
 from kgmem.records import Turn
@@ -33,6 +41,16 @@ class ObserveReport:
     new_episodes: int
     trigger: str  # high_signal | max_turns | max_age | flush | buffered
     extraction: ExtractionReport | None
+    # extracted: every turn is extracted (here, or by a worker within the wait);
+    # pending: a trigger fired and a worker has not finished these turns yet;
+    # buffered: no trigger fired, the turns wait for more.
+    status: str = "buffered"
+    outcome: ExtractionOutcome | None = None  # read back after waiting for a worker
+
+
+def extracts_inline(mode: str) -> bool:
+    """Whether observe extracts in the caller's process (``auto`` is inline outside the API)."""
+    return mode != "worker"
 
 
 async def observe(
@@ -43,17 +61,26 @@ async def observe(
     strategy: ConflictStrategy = ConflictStrategy.TEMPORAL,
     flush: bool = False,
     now: datetime | None = None,
+    wait_s: float = 0.0,
 ) -> ObserveReport:
     ns = check_namespace(namespace)
     when = now or datetime.now(UTC)
     if isinstance(turns, str | bytes) or not isinstance(turns, Sequence) or not turns:
         raise KgmemError("observe needs a non-empty list of turns")
+    if isinstance(wait_s, bool) or not isinstance(wait_s, int | float) or not wait_s >= 0:
+        raise InvalidInput(f"wait must be a number of seconds >= 0, got {wait_s!r}")
     clean = check_turns(turns, limit=ing.settings.max_content_chars)
     base = time.time_ns()
     episodes = [episode_properties(ns, t, base + i, now=when) for i, t in enumerate(clean)]
-    rows = await repository.create_episodes(ing.graph, namespace=ns, episodes=episodes, now=when)
-    new = sum(1 for r in rows if r["created"])
+    ids = [str(e["id"]) for e in episodes]
     trigger = "flush" if flush else _trigger(clean)
+    # `due` in the same write as the turns: a worker sees a HIGH signal or a flush as soon as the
+    # turns are visible (and picks them up after a crash of an inline extraction too).
+    rows = await repository.create_episodes(
+        ing.graph, namespace=ns, episodes=episodes, now=when, due=trigger != "buffered"
+    )
+    new = sum(1 for r in rows if r["created"])
+    inline = extracts_inline(ing.settings.extraction_mode)
     if trigger == "buffered":
         summary = await repository.get_pending_summary(ing.graph, namespace=ns)
         oldest = summary.get("oldest")
@@ -61,10 +88,21 @@ async def observe(
             trigger = "max_turns"
         elif oldest is not None and when - as_utc(oldest) > DEFAULT_MAX_AGE:
             trigger = "max_age"
-    report = None
-    if trigger != "buffered":
+        if trigger != "buffered" and not inline:
+            # The caller's clock (`now`) said so; the worker's own check runs on the server's.
+            await extraction_repository.mark_episodes_due(ing.graph, namespace=ns, ids=ids)
+    if trigger == "buffered":
+        return ObserveReport(tuple(ids), new, trigger, None, status="buffered")
+    if inline:
         report = await extract_pending(ing, namespace=ns, strategy=strategy, now=when)
-    return ObserveReport(tuple(e["id"] for e in episodes), new, trigger, report)
+        status = "pending" if report.deferred else "extracted"
+        return ObserveReport(tuple(ids), new, trigger, report, status=status)
+    wait = min(float(wait_s), ing.settings.observe_max_wait_s)
+    if wait <= 0:
+        return ObserveReport(tuple(ids), new, trigger, None, status="pending")
+    outcome = await wait_for_extraction(ing.graph, namespace=ns, ids=ids, wait_s=wait)
+    status = "extracted" if outcome.done else "pending"
+    return ObserveReport(tuple(ids), new, trigger, None, status=status, outcome=outcome)
 
 
 def _trigger(turns: Sequence[Turn]) -> str:

@@ -23,6 +23,7 @@ import httpx
 from kgmem.facts import EntityFacts
 from kgmem.ingest.ingestor import ExtractionReport
 from kgmem.ingest.intake import ObserveReport
+from kgmem.ingest.outcome import ExtractionOutcome
 from kgmem.recall.engine import RecallResult
 from kgmem.recall.xray import Xray
 from kgmem.records import Turn, TurnSkip, WriteReceipt
@@ -139,8 +140,11 @@ class KgmemClient:
         namespace: str | None = None,
         flush: bool = False,
         strategy: str | None = None,
+        wait: float = 0.0,
     ) -> ObserveReport:
-        """Send turns; they are stored as episodes and extracted when a trigger fires."""
+        """Send turns; they are stored as episodes and extracted when a trigger fires (by a
+        worker, under a server in worker mode: ``wait`` seconds, capped by the server, waits for
+        it; ``status`` says whether it finished)."""
         payload = [
             {
                 "text": t.text,
@@ -152,15 +156,30 @@ class KgmemClient:
             }
             for t in turns
         ]
-        variables = {"turns": payload, "flush": flush, "strategy": strategy, "namespace": namespace}
+        variables = {
+            "turns": payload,
+            "flush": flush,
+            "strategy": strategy,
+            "namespace": namespace,
+            "waitSeconds": wait,
+        }
         r = await self._field(OBSERVE, variables, "observe")
-        extraction = None
-        if r.get("engine") is not None:
+        extraction, outcome = None, None
+        skips = [TurnSkip(k["episodeId"], tuple(k["reasons"])) for k in r.get("skipped", [])]
+        if r["waited"]:
+            outcome = ExtractionOutcome(
+                extracted=r["extractedEpisodes"],
+                pending=r["pendingEpisodes"],
+                skips=tuple(skips),
+                memory_ids=tuple(r["memoryIds"]),
+                engine=r["engine"],
+            )
+        elif r.get("engine") is not None:
             extraction = ExtractionReport(
                 receipts=[receipt_of(x) for x in r["receipts"]],
                 episodes=r["extractedEpisodes"],
                 skipped_turns=r["skippedTurns"],
-                skips=[TurnSkip(k["episodeId"], tuple(k["reasons"])) for k in r.get("skipped", [])],
+                skips=skips,
                 engine=r["engine"],
                 conflicts=r["conflicts"],
                 deferred=r["deferred"],
@@ -170,6 +189,8 @@ class KgmemClient:
             new_episodes=r["newEpisodes"],
             trigger=r["trigger"],
             extraction=extraction,
+            status=r["status"],
+            outcome=outcome,
         )
 
     async def remember(

@@ -27,11 +27,14 @@ _REJECTED_FIELDS = "... on Rejected { reason code }"
 _CLAIM = "value polarity memoryId content status confidence validFrom validUntil supersededBy"
 
 OBSERVE = f"""
-mutation Observe($turns: [TurnInput!]!, $flush: Boolean!, $strategy: String, $namespace: String) {{
-  observe(turns: $turns, flush: $flush, strategy: $strategy, namespace: $namespace) {{
+mutation Observe($turns: [TurnInput!]!, $flush: Boolean!, $strategy: String, $namespace: String,
+                $waitSeconds: Float!) {{
+  observe(turns: $turns, flush: $flush, strategy: $strategy, namespace: $namespace,
+          waitSeconds: $waitSeconds) {{
     __typename
     ... on ObserveOk {{
-      episodeIds newEpisodes trigger extractedEpisodes skippedTurns engine conflicts deferred
+      episodeIds newEpisodes trigger status extractedEpisodes pendingEpisodes skippedTurns engine
+      conflicts deferred memoryIds waited
       receipts {{ {_RECEIPT} }}
       skipped {{ episodeId reasons }}
     }}

@@ -32,7 +32,12 @@ class Memory(Protocol):
     """What kgmem offers an agent; ``Kgmem`` (in process) and ``KgmemClient`` (remote) both are."""
 
     async def observe(
-        self, turns: Sequence[Turn], *, namespace: str | None = None, flush: bool = False
+        self,
+        turns: Sequence[Turn],
+        *,
+        namespace: str | None = None,
+        flush: bool = False,
+        wait: float = 0.0,
     ) -> ObserveReport: ...
 
     async def remember(

@@ -1,7 +1,9 @@
 """The service's write path: observe conversation turns, extract what is buffered, remember.
 
-Contract. ``observe`` stores turns durably as episodes and extracts them when a smart-buffer
-trigger fires; ``extract_pending`` extracts every buffered episode now (also after a crash);
+Contract. ``observe`` stores turns durably as episodes and, when a smart-buffer trigger fires,
+extracts them here or leaves them to a worker (the ``extraction_mode`` setting; ``wait`` waits a
+bounded time for the worker); ``extraction_worker`` builds the loop ``kgmem worker`` runs;
+``extract_pending`` extracts every buffered episode now (also after a crash);
 ``remember`` stores one explicit memory through the write gate. Each checks its namespace and
 parses its conflict strategy, then hands over to :mod:`kgmem.ingest`.
 """
@@ -12,6 +14,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from kgmem.ingest import explicit, extraction, intake
+from kgmem.ingest.extraction_worker import ExtractionWorker
 from kgmem.ingest.ingestor import ExtractionReport
 from kgmem.ingest.intake import ObserveReport
 from kgmem.records import Turn, WriteReceipt
@@ -31,8 +34,10 @@ class IngestOps(ServiceCore):
         strategy: ConflictStrategy | str = ConflictStrategy.TEMPORAL,
         flush: bool = False,
         now: datetime | None = None,
+        wait: float = 0.0,
     ) -> ObserveReport:
-        """Store turns durably as episodes; extract them when a smart-buffer trigger fires."""
+        """Store turns durably as episodes; extract them when a smart-buffer trigger fires (in
+        worker mode: wait up to ``wait`` seconds, capped by ``observe_max_wait_s``, for it)."""
         return await intake.observe(
             self.ingestor,
             turns,
@@ -40,7 +45,12 @@ class IngestOps(ServiceCore):
             strategy=parse_enum(ConflictStrategy, strategy, "conflict strategy"),
             flush=flush,
             now=now,
+            wait_s=wait,
         )
+
+    def extraction_worker(self, *, holder: str | None = None) -> ExtractionWorker:
+        """A worker that extracts the due turns of every namespace under expiring leases."""
+        return ExtractionWorker(self.ingestor, holder=holder)
 
     async def extract_pending(
         self,

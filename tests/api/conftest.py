@@ -28,6 +28,9 @@ def api(server_settings: Settings, km: Kgmem, arun: Any) -> Iterator[Api]:
     settings = api_settings(
         server_settings,
         api_keys={ADMIN_KEY: ["*"], KEY_A: [ns_a], KEY_B: [ns_b]},
+        # These tests read what an observe's extraction wrote in its answer; worker mode (the
+        # API's default) is tested with real worker processes in tests/integration.
+        extraction_mode="inline",
     )
     app = create_app(settings)
     stack = AsyncExitStack()

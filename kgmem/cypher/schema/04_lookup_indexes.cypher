@@ -14,3 +14,7 @@ CREATE INDEX status_change_namespace_memory IF NOT EXISTS FOR (n:StatusChange) O
 // Claims: the current value of a subject's slot and its history are one indexed read.
 CREATE INDEX memory_claim IF NOT EXISTS FOR (n:Memory) ON (n.namespace, n.claim_subject, n.claim_family);
 CREATE INDEX memory_claim_family IF NOT EXISTS FOR (n:Memory) ON (n.namespace, n.claim_family);
+// Extraction workers and the metrics read the pending queue and the recent commits of every namespace.
+CREATE INDEX episode_extracted IF NOT EXISTS FOR (n:Episode) ON (n.extracted);
+CREATE INDEX episode_committed_at IF NOT EXISTS FOR (n:Episode) ON (n.committed_at);
+CREATE INDEX lease_name IF NOT EXISTS FOR (n:Lease) ON (n.name);
