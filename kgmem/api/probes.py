@@ -6,8 +6,9 @@ failure for the resolvers to report. ``healthz`` answers while the process runs;
 answers 200 only when Neo4j and GDS answer and both models are loaded or loadable (503 with the
 failing checks otherwise, the limits in force, and the answering process's pid);
 ``metrics_endpoint`` is the Prometheus text of :class:`~kgmem.api.metrics.Metrics` (of every API
-process when they share their metrics: :mod:`kgmem.api.process_metrics`). Each reads the app's
-state set up by :func:`kgmem.api.app.create_app`.
+process when they share their metrics: :mod:`kgmem.api.process_metrics`) and the extraction
+block (:mod:`kgmem.api.extraction_metrics`, read from the graph once per scrape, so it covers
+every process). Each reads the app's state set up by :func:`kgmem.api.app.create_app`.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 
+from kgmem.api import extraction_metrics
 from kgmem.api.limits import describe
 from kgmem.api.metrics import Metrics
 from kgmem.api.process_metrics import Snapshots
@@ -111,4 +113,5 @@ async def metrics_endpoint(request: Request) -> Response:
     shared: Snapshots | None = getattr(request.app.state, "snapshots", None)
     km = request.app.state.kgmem
     text = shared.render(metrics, km) if shared is not None else metrics.render(km)
+    text += await extraction_metrics.render(km)
     return PlainTextResponse(text, media_type="text/plain; version=0.0.4")

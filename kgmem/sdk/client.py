@@ -166,7 +166,7 @@ class KgmemClient:
         r = await self._field(OBSERVE, variables, "observe")
         extraction, outcome = None, None
         skips = [TurnSkip(k["episodeId"], tuple(k["reasons"])) for k in r.get("skipped", [])]
-        if r["waited"]:
+        if r.get("waited"):
             outcome = ExtractionOutcome(
                 extracted=r["extractedEpisodes"],
                 pending=r["pendingEpisodes"],
@@ -189,7 +189,7 @@ class KgmemClient:
             new_episodes=r["newEpisodes"],
             trigger=r["trigger"],
             extraction=extraction,
-            status=r["status"],
+            status=r.get("status") or ("extracted" if extraction else "buffered"),
             outcome=outcome,
         )
 

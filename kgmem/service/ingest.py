@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from kgmem.ingest import explicit, extraction, intake
+from kgmem.ingest import explicit, extraction, extraction_stats, intake
+from kgmem.ingest.extraction_stats import ExtractionStats
 from kgmem.ingest.extraction_worker import ExtractionWorker
 from kgmem.ingest.ingestor import ExtractionReport
 from kgmem.ingest.intake import ObserveReport
@@ -47,6 +48,10 @@ class IngestOps(ServiceCore):
             now=now,
             wait_s=wait,
         )
+
+    async def extraction_stats(self) -> ExtractionStats:
+        """Backlog, lag of recent commits and lease counts over every namespace (``/metrics``)."""
+        return await extraction_stats.read_stats(self.graph)
 
     def extraction_worker(self, *, holder: str | None = None) -> ExtractionWorker:
         """A worker that extracts the due turns of every namespace under expiring leases."""
