@@ -3,7 +3,8 @@
 Contract. ``remember`` stores one memory, or every non-blank line of a file, and prints how many
 were created, updated or merged; ``observe`` reads JSONL turns or a LoCoMo-style JSON file
 (one namespace per conversation when it holds several), observes them in chunks, extracts what
-is still buffered, and prints the counts. A file is all or nothing: a first pass checks every
+is still buffered (in worker mode, ``KGMEM_EXTRACTION_MODE=worker``, it flushes it to the
+workers instead), and prints the counts. A file is all or nothing: a first pass checks every
 line with the write path's own checks (and every namespace it will write to) before anything is
 written — the first bad line is one red ``error: FILE:LINE: reason`` line and the graph is left
 as it was — and a second pass writes, streaming the file again rather than holding it.
@@ -125,13 +126,21 @@ def _observe(file: Path, namespace: str | None, chunk: int) -> None:
         with progress_bar() as progress:
             task = progress.add_task("observing", total=total)
             for ns, turns in batches:
+                last: list[Turn] = []
                 for part in _chunks(turns(), chunk):
                     report = await km.observe(part, namespace=ns)
                     counts["turns"] += len(part)
                     counts["new episodes"] += report.new_episodes
                     _count(counts, report.extraction)
                     progress.advance(task, len(part))
-                _count(counts, await km.extract_pending(namespace=ns))
+                    last = part
+                if km.extracts_inline:
+                    _count(counts, await km.extract_pending(namespace=ns))
+                elif last:
+                    # Worker mode: the workers extract. Sending the last chunk again with flush
+                    # stores nothing new (observe is idempotent) and marks the namespace due,
+                    # so what is still buffered is extracted now rather than after 15 minutes.
+                    await km.observe(last, namespace=ns, flush=True)
         return counts
 
     counts = run_on_kgmem(load, settings)

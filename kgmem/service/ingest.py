@@ -49,6 +49,11 @@ class IngestOps(ServiceCore):
             wait_s=wait,
         )
 
+    @property
+    def extracts_inline(self) -> bool:
+        """Whether observe extracts in this process (else ``kgmem worker`` processes do)."""
+        return intake.extracts_inline(self.settings.extraction_mode)
+
     async def extraction_stats(self) -> ExtractionStats:
         """Backlog, lag of recent commits and lease counts over every namespace (``/metrics``)."""
         return await extraction_stats.read_stats(self.graph)
