@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import signal
 import subprocess
@@ -47,6 +48,7 @@ FACTS = (
 )
 CITIES = ("Denver", "Lisbon", "Osaka", "Toronto", "Nairobi", "Quito", "Oslo", "Hanoi")
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
+LOGS: dict[int, Path] = {}  # worker pid → its log file
 
 
 def turns(session: str, n: int) -> list[Turn]:
@@ -72,12 +74,14 @@ def start_worker(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
         "KGMEM_WORKER_POLL_MAX_S": str(POLL_MAX_S),
     }
     with log.open("wb") as sink:
-        return subprocess.Popen(
+        proc = subprocess.Popen(
             [sys.executable, "-m", "kgmem", "worker", "--no-consolidation"],
             env=full,
             stdout=sink,
             stderr=subprocess.STDOUT,
         )
+    LOGS[proc.pid] = log
+    return proc
 
 
 def stop_all(procs: list[subprocess.Popen[bytes]]) -> None:
@@ -106,25 +110,44 @@ def worker_km(tuned: Callable[..., Kgmem]) -> Kgmem:
     return tuned(extraction_mode="worker")
 
 
+def logs(procs: list[subprocess.Popen[bytes]]) -> str:
+    """The end of each worker's log, for a failure message."""
+    tails = []
+    for p in procs:
+        path = LOGS.get(p.pid)
+        if path is not None and path.exists():
+            tails.append(f"--- worker {p.pid} (rc {p.poll()}):\n" + path.read_text()[-3000:])
+    return "\n".join(tails)
+
+
 def wait_until(
     cond: Callable[[], bool],
     what: str,
     procs: list[subprocess.Popen[bytes]],
     timeout: float = 300,
+    progress: Callable[[], int] | None = None,
 ) -> None:
-    """Poll until ``cond`` holds; fail at once if every worker has exited."""
+    """Poll until ``cond`` holds; fail at once if every worker has exited, or after ``timeout``
+    seconds without a change of ``progress`` (a slow machine is waited for, a stall is not)."""
     deadline = time.monotonic() + timeout
+    seen = progress() if progress else None
     while time.monotonic() < deadline:
         if cond():
             return
         if all(p.poll() is not None for p in procs):
-            raise AssertionError(f"every worker exited while waiting for {what}")
+            raise AssertionError(f"every worker exited while waiting for {what}\n{logs(procs)}")
         time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
+        if progress is not None and (now := progress()) != seen:
+            seen, deadline = now, time.monotonic() + timeout
+    raise AssertionError(f"timed out waiting for {what}\n{logs(procs)}")
 
 
 def pending(km: Kgmem, arun: Any, ns: str) -> int:
     return int(arun(repository.get_pending_summary(km.graph, namespace=ns))["pending"])
+
+
+def drained(km: Kgmem, arun: Any, ns: str) -> bool:
+    return pending(km, arun, ns) == 0
 
 
 def episodes(km: Kgmem, arun: Any, ns: str) -> list[dict[str, Any]]:
@@ -163,12 +186,16 @@ def test_two_workers_extract_overlapping_concurrent_observes_exactly_once(
     try:
         arun(send())
         for ns in names:
-            wait_until(lambda ns=ns: pending(km, arun, ns) == 0, f"{ns} to be extracted", workers)
+            wait_until(functools.partial(drained, km, arun, ns), f"{ns} extracted", workers)
         for ns in names:
             assert_each_turn_once_extracted_once(km, arun, ns, n)
             lease = arun(extraction_repository.get_extraction_lease(km.graph, namespace=ns))
             assert lease is not None and lease["claims"] >= 1 and lease["holder"] is None
         assert all(p.poll() is None for p in workers)  # still serving
+        stop_all(workers)  # SIGTERM: each finishes its batch, lets go of its lease, exits 0
+        assert [p.returncode for p in workers] == [0, 0]
+        held = arun(extraction_repository.get_extraction_leases(km.graph, now=datetime.now(UTC)))
+        assert held["held"] == 0
     finally:
         for ns in names:
             arun(km.wipe_namespace(ns))
@@ -199,7 +226,12 @@ def test_a_worker_killed_mid_batch_loses_nothing(
         victim.wait()
         left_at_kill = pending(km, arun, ns)
         assert left_at_kill > 0
-        wait_until(lambda: pending(km, arun, ns) == 0, "the other worker to finish", workers)
+        wait_until(
+            functools.partial(drained, km, arun, ns),
+            "the other worker to finish",
+            workers,
+            progress=lambda: pending(km, arun, ns),
+        )
         assert_each_turn_once_extracted_once(km, arun, ns, n)
         lease = arun(extraction_repository.get_extraction_lease(km.graph, namespace=ns))
         assert lease is not None and lease["expiries"] >= 1
