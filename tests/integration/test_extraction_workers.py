@@ -46,17 +46,24 @@ FACTS = (
     "We booked a cabin near the lake outside {city} for the holidays.",
     "My landlord in {city} raised the rent to 1,450 dollars a month.",
 )
+PEOPLE = ("Maya", "Omar", "Lena", "Tomas", "Priya", "Ravi", "Chen")
 CITIES = ("Denver", "Lisbon", "Osaka", "Toronto", "Nairobi", "Quito", "Oslo", "Hanoi")
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
 LOGS: dict[int, Path] = {}  # worker pid → its log file
 
 
 def turns(session: str, n: int) -> list[Turn]:
+    """``n`` (up to 336) turns that each say something different: a fact, a city, a speaker.
+    This test is about workers and leases, so no turn repeats another's fact: a fact repeated
+    across batches of one namespace can make a batch's write race with itself and stay pending,
+    with or without workers (a write-path defect of its own)."""
+    per_speaker = len(FACTS) * len(CITIES)
+    assert n <= per_speaker * len(PEOPLE)
     return [
         Turn(
             text=FACTS[i % len(FACTS)].format(city=CITIES[(i // len(FACTS)) % len(CITIES)])
             + f" (note {i})",
-            speaker="Maya",
+            speaker=PEOPLE[i // per_speaker],
             session_id=session,
             turn_id=f"{session}:{i}",
             at=T0 + timedelta(minutes=i),
