@@ -22,7 +22,6 @@ WITH m, entities, turns, coactive, collect(w.id) AS superseded_by
 RETURN collect({memory: m {.id, .content, .category, .type, .status, .tier, .lifecycle_state,
           .verification_state, .source, .importance, .utility, .confidence, .source_trust,
           .access_count, .stability, .session_id, .valence, .embedding,
-          .claim_subject, .claim_slot, .claim_confidence,
           created_at: m.created_at.epochSeconds * 1000000 + m.created_at.microsecond,
           last_accessed: m.last_accessed.epochSeconds * 1000000 + m.last_accessed.microsecond,
           valid_from: m.valid_from.epochSeconds * 1000000 + m.valid_from.microsecond,

@@ -1,12 +1,20 @@
-// For each candidate: exact content-hash twins and the nearest memories by embedding, in one namespace. The vector index is shared by every namespace: each item reads $k rows and keeps this namespace's; `seen` tells the caller whether a wider read could find more.
+// For each candidate: its exact content-hash twins and the nearest memories by embedding, in one namespace. The vector index is shared by every namespace: each item reads $k rows and keeps this namespace's; `seen` tells the caller whether a wider read could find more.
 // params: $namespace, $items, $k
 // The index yields rows best first and collect keeps that order, so this namespace's rows are
 // projected as they come (entities by a pattern comprehension): no per-neighbour aggregation and
 // re-sort (the same rows; ~8 % less server CPU per candidate in an interleaved A/B).
 UNWIND $items AS it
+// A content-hash twin is always a neighbour (similarity 1.0), found or not among the $k nearest:
+// when many near-identical memories crowd the vector window, the gate must still see the twin
+// and reinforce it, or the write lock's re-check finds it and the batch can never commit.
 CALL (it) {
   OPTIONAL MATCH (h:Memory {namespace: $namespace, content_hash: it.hash})
-  RETURN collect(h.id) AS hash_ids
+  RETURN collect(h {
+           .id, .content, .content_hash, .category, .status, .valid_from, .valid_until,
+           .importance, .utility, .confidence, .pinned, .immutable, .created_at, .session_id,
+           .claim_subject, .claim_slot, .claim_value, .claim_polarity, .claim_confidence,
+           similarity: 1.0, entities: [(h)-[:MENTIONS]->(e:Entity) | e.normalized_name]
+         }) AS twins
 }
 CALL (it) {
   CALL db.index.vector.queryNodes('memory_embedding', $k, it.embedding) YIELD node, score
@@ -18,4 +26,4 @@ CALL (it) {
            similarity: score, entities: [(node)-[:MENTIONS]->(e:Entity) | e.normalized_name]
          } END)[..$k] AS neighbours
 }
-RETURN it.key AS key, hash_ids, neighbours, seen
+RETURN it.key AS key, twins, neighbours, seen

@@ -164,7 +164,8 @@ async def search_memory_vector(
 async def search_memory_neighbours(
     graph: GraphClient, *, namespace: str, items: list[dict[str, Any]], k: int
 ) -> list[Row]:
-    """Per item: its content-hash twins and its ``k`` nearest memories of the namespace."""
+    """Per item: its content-hash twins (similarity 1.0) and its ``k`` nearest memories of the
+    namespace, as one list of neighbours."""
     result: dict[Any, Row] = {}
     window = k
     todo = items
@@ -180,9 +181,16 @@ async def search_memory_neighbours(
         todo = [it for it in todo if it["key"] in short]
         window = _wider(window)
     return [
-        {"key": r["key"], "hash_ids": r["hash_ids"], "neighbours": r["neighbours"][:k]}
+        {"key": r["key"], "neighbours": _with_twins(r["twins"], r["neighbours"][:k])}
         for r in (result[it["key"]] for it in items if it["key"] in result)
     ]
+
+
+def _with_twins(twins: list[Row], nearest: list[Row]) -> list[Row]:
+    """The content-hash twins first (a twin outside the vector window is still the same memory),
+    then the nearest memories that are not twins."""
+    ids = {t["id"] for t in twins}
+    return [*twins, *(n for n in nearest if n["id"] not in ids)]
 
 
 async def find_claim_holders(

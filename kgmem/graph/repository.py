@@ -8,7 +8,7 @@ declares, and shapes the rows. Namespace is a required argument of every data fu
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -163,13 +163,11 @@ def acquire_write_lock(
     names: list[str],
     live: list[str],
     now: datetime,
+    retiring: list[str],
     check: Callable[[list[Row]], None],
 ) -> Step:
-    return Step(
-        "acquire_write_lock",
-        {"namespace": namespace, "hashes": hashes, "names": names, "live": live, "now": now},
-        check,
-    )
+    params = {"namespace": namespace, "hashes": hashes, "names": names, "live": live, "now": now}
+    return Step("acquire_write_lock", {**params, "retiring": retiring}, check)
 
 
 def claim_episodes(
@@ -189,8 +187,19 @@ def skip_episodes(*, namespace: str, skips: list[dict[str, Any]]) -> Step:
     return Step("skip_episodes", {"namespace": namespace, "skips": skips})
 
 
-def create_memories(*, namespace: str, memories: list[dict[str, Any]]) -> Step:
-    return Step("create_memories", {"namespace": namespace, "memories": memories})
+# The statuses of a memory that is still true (``ingest.gate.LIVE_STATUSES``).
+_LIVE = ("active", "stale", "challenged")
+
+
+def create_memories(
+    *,
+    namespace: str,
+    memories: list[dict[str, Any]],
+    live: Sequence[str] = _LIVE,
+    retiring: Sequence[str] = (),
+) -> Step:
+    params = {"namespace": namespace, "memories": memories}
+    return Step("create_memories", {**params, "live": list(live), "retiring": list(retiring)})
 
 
 def update_memories(*, namespace: str, updates: list[dict[str, Any]]) -> Step:

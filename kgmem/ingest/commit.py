@@ -80,11 +80,18 @@ def write_steps(
     r = repository
     steps = []
     hashes = sorted({m["props"]["content_hash"] for m in plan.memories})
+    retiring = sorted({c["loser_id"] for c in plan.changes})
     names = sorted({e["normalized_name"] for e in plan.entities if e.get("is_new")})
     if hashes or names:
         steps.append(
             r.acquire_write_lock(
-                namespace=ns, hashes=hashes, names=names, live=_LIVE, now=now, check=_unraced
+                namespace=ns,
+                hashes=hashes,
+                names=names,
+                live=_LIVE,
+                now=now,
+                retiring=retiring,
+                check=_unraced,
             )
         )
     steps.append(
@@ -94,7 +101,9 @@ def write_steps(
         rows = [{"id": s.turn_id, "reasons": list(s.reasons)} for s in skips]
         steps.append(r.skip_episodes(namespace=ns, skips=rows))
     if plan.memories:
-        steps.append(r.create_memories(namespace=ns, memories=plan.memories))
+        steps.append(
+            r.create_memories(namespace=ns, memories=plan.memories, live=_LIVE, retiring=retiring)
+        )
     if plan.updates:
         steps.append(r.update_memories(namespace=ns, updates=plan.updates))
     if plan.changes:

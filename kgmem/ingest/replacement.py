@@ -6,9 +6,8 @@ Two questions the write gate asks of a candidate's text, without a slot:
   "these days", "instead", "switched", "replaced", "no longer") and adds nothing beside it (no
   "also", "another", "too"). A claim on a multi-valued slot said this way retires the current
   value rather than joining it.
-- ``states_own(content)``: the fact states the person's own state as it holds (what recall's
-  ``present_first`` asks of a newer restatement); ``replaces_own_state(content)``: such a fact
-  said as a replacement. The gate uses it when
+- ``states_own(content)``: the fact states the person's own state as it holds;
+  ``replaces_own_state(content)``: such a fact said as a replacement. The gate uses it when
   no claim rule decided: a near, same-subject state said before ("Jamal works as a line cook")
   is retired by "Jamal is the sous chef now" even when the two are read as different slots, or
   as none. What it rules out are the changes that are not the person's: a relative's or a

@@ -67,10 +67,6 @@ class Candidate:
     co_activation: int = 0
     matched_entities: tuple[str, ...] = ()  # the query entities this memory mentions
     holds_asked_slot: bool = False  # the claim channel found it: it holds the slot asked about
-    # what the write path read it to assert ("" when nothing): subject and slot key, confidence
-    claim_subject: str = ""
-    claim_slot: str = ""
-    claim_confidence: float = 0.0
 
     @property
     def entity_matches(self) -> int:

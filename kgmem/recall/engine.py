@@ -34,7 +34,6 @@ from kgmem.recall.filters import Evidence, Filters
 from kgmem.recall.fusion import fuse
 from kgmem.recall.hyde import hyde_variants
 from kgmem.recall.hydration import hydrate
-from kgmem.recall.present import asks_present
 from kgmem.recall.profiles import get_profile
 from kgmem.recall.query import (
     STRATEGIES,
@@ -172,12 +171,9 @@ async def recall(
         min_confidence=req.min_confidence,
         include_superseded=req.include_superseded or strategy.include_superseded,
     )
-    # A question about an attribute as it is now (not about events, where an older memory
-    # restated later is as much the answer as the newer one): newer restatements first.
-    present = guess is not None and asks_present(req.query) and req.as_of is None
     # Scoring and selection are CPU only: a worker thread, so the loop serves other requests.
     chosen = await asyncio.to_thread(
-        select, pool, req, profile, filters, when, qvec, matches or [], run.tick, present
+        select, pool, req, profile, filters, when, qvec, matches or [], run.tick
     )
     order, score_of, by_id, dropped = chosen.order, chosen.score_of, chosen.by_id, chosen.dropped
     turns = pool.turns

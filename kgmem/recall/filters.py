@@ -96,9 +96,6 @@ def to_candidate(
         co_activation=co,
         matched_entities=tuple(sorted(query_entities & set(entities))),
         holds_asked_slot="claim" in ev.ranks,
-        claim_subject=m.get("claim_subject") or "",
-        claim_slot=m.get("claim_slot") or "",
-        claim_confidence=float(m.get("claim_confidence") or 0.0),
     )
 
 

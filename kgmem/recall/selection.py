@@ -2,13 +2,12 @@
 
 Contract. :func:`select` is pure over its inputs (the hydrated pool, the request, the profile,
 the filters, the moment, the query embedding and the matching turns): it applies the filters,
-ranks what is kept (``scoring.rank``; with ``present``, a question about an attribute as it
-is now, an older state below its newer restatement: ``present.present_first``), picks the hits
-by MMR, gives each its shown score, and places episode hits among them, recording every
-candidate it drops with the reason. It reads no graph and touches no event loop, so the engine
-runs it in a worker thread: scoring a pool of 150 candidates with 384-dimensional embeddings is
-milliseconds of CPU that would otherwise hold up every other request the process is serving.
-``tick`` marks its stages (``score``, ``mmr``) on the recall's stage clock.
+ranks what is kept (``scoring.rank``), picks the hits by MMR, gives each its shown score, and
+places episode hits among them, recording every candidate it drops with the reason. It reads
+no graph and touches no event loop, so the engine runs it in a worker thread: scoring a pool of
+150 candidates with 384-dimensional embeddings is milliseconds of CPU that would otherwise hold
+up every other request the process is serving. ``tick`` marks its stages (``score``, ``mmr``)
+on the recall's stage clock.
 """
 
 from __future__ import annotations
@@ -22,7 +21,6 @@ from kgmem.recall.diversity import mmr, shown_scores
 from kgmem.recall.episode_hits import TurnMatch, eligible, place, topic_words
 from kgmem.recall.filters import Filters, apply_filters
 from kgmem.recall.hydration import Hydrated
-from kgmem.recall.present import present_first
 from kgmem.recall.profiles import Profile, get_mode
 from kgmem.recall.request import RecallRequest
 from kgmem.recall.scoring import diversified, rank
@@ -47,7 +45,6 @@ def select(
     qvec: Sequence[float],
     matches: Sequence[TurnMatch],
     tick: Callable[[str], None],
-    present: bool = False,
 ) -> Selection:
     kept, dropped = apply_filters(
         pool.cands, filters, get_mode(req.mode), when, pool.recorded, pool.successors
@@ -60,10 +57,8 @@ def select(
         session_id=req.session_id,
         query_embedding=list(qvec),
     )
-    by_id = {c.id: c for c in kept}
-    if present:
-        scored = present_first(scored, by_id)
     tick("score")
+    by_id = {c.id: c for c in kept}
     top = max((s.final for s in scored), default=1.0) or 1.0
     chosen = mmr(
         [(s.memory_id, s.final / top, by_id[s.memory_id].embedding) for s in scored], k=req.limit

@@ -233,10 +233,28 @@ def test_gate_neighbours_carry_their_entities_and_hash_twins(
         )
     )
     (row,) = rows
-    assert row["key"] == 7 and row["hash_ids"] == [far]
+    assert row["key"] == 7
+    # the hash twin first (similarity 1.0), then the nearest without it
     got = [(n["id"], sorted(n["entities"])) for n in row["neighbours"]]
-    assert got == [(near, ["ada", "bo"]), (far, ["cy"]), (bare, [])]
+    assert got == [(far, ["cy"]), (near, ["ada", "bo"]), (bare, [])]
+    assert row["neighbours"][0]["similarity"] == 1.0
     assert {"content", "status", "valid_from", "immutable"} <= set(row["neighbours"][0])
+    # a twin outside the vector window (k=1 reads only the nearest) is still a neighbour
+    (narrow,) = arun(
+        index_search.search_memory_neighbours(
+            km.graph,
+            namespace=namespace,
+            items=[
+                {
+                    "key": 7,
+                    "hash": content_hash("no names"),
+                    "embedding": _unit([1.0] + [0.0] * 383),
+                }
+            ],
+            k=1,
+        )
+    )
+    assert [n["id"] for n in narrow["neighbours"]] == [bare, near]
 
 
 def test_personalized_pagerank_expected_top(km: Kgmem, arun: Any, namespace: str) -> None:
