@@ -22,7 +22,8 @@ from kgmem.settings import Settings
 
 pytestmark = pytest.mark.models
 
-LOCOMO = Path("/work/shared/data/locomo/locomo_dev.json")
+# the dev data beside the repository (../shared/data), as the benchmarks read it
+LOCOMO = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo" / "locomo_dev.json"
 SENTENCES = [
     "When did Caroline go to the LGBTQ support group?",
     "Melanie ran a charity race for mental health last Saturday.",

@@ -25,7 +25,8 @@ from kgmem.taxonomy import Category, RelationType, SkipReason
 
 pytestmark = pytest.mark.models
 
-LOCOMO = Path("/work/shared/data/locomo/locomo_dev.json")
+# the dev data beside the repository (../shared/data), as the benchmarks read it
+LOCOMO = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo" / "locomo_dev.json"
 AT = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
 
 
