@@ -166,8 +166,18 @@ def acquire_write_lock(
     retiring: list[str],
     check: Callable[[list[Row]], None],
 ) -> Step:
-    params = {"namespace": namespace, "hashes": hashes, "names": names, "live": live, "now": now}
-    return Step("acquire_write_lock", {**params, "retiring": retiring}, check)
+    return Step(
+        "acquire_write_lock",
+        {
+            "namespace": namespace,
+            "hashes": hashes,
+            "names": names,
+            "live": live,
+            "now": now,
+            "retiring": retiring,
+        },
+        check,
+    )
 
 
 def claim_episodes(
@@ -198,8 +208,15 @@ def create_memories(
     live: Sequence[str] = _LIVE,
     retiring: Sequence[str] = (),
 ) -> Step:
-    params = {"namespace": namespace, "memories": memories}
-    return Step("create_memories", {**params, "live": list(live), "retiring": list(retiring)})
+    return Step(
+        "create_memories",
+        {
+            "namespace": namespace,
+            "memories": memories,
+            "live": list(live),
+            "retiring": list(retiring),
+        },
+    )
 
 
 def update_memories(*, namespace: str, updates: list[dict[str, Any]]) -> Step:
