@@ -5,7 +5,10 @@
 not past their ``valid_until``), ranked by cosine with ties broken by id. Tier 1: an exact
 content-hash match reinforces. Then the neighbours on the same subject (entity sets not
 disjoint) are visited from the top down to ``CONTRADICTION_SIM``: the first that the candidate
-contradicts (``contradiction.py``) gets the ``ConflictStrategy``; otherwise the first at ≥
+contradicts (``contradiction.py``), or the first below ``UPDATE_SIM`` that a replacement of its
+person's own state retires (``replacement.py``: "is the sous chef now" after "works as a line
+cook", unless both claims were read with confidence), gets the ``ConflictStrategy``; before
+that, a claim on the same subject and slot (``claim_gate.py``) is judged; otherwise the first at ≥
 ``REINFORCE_SIM`` is reinforced (tier 2) and the first at ≥ ``UPDATE_SIM`` is updated by
 write-time synthesis (tier 3; a text that adds nothing reinforces instead); else the candidate is
 created. Nothing is deleted: a superseded memory gets ``valid_until`` and a ``SUPERSEDES`` edge
