@@ -6,8 +6,7 @@ Two questions the write gate asks of a candidate's text, without a slot:
   "these days", "instead", "switched", "replaced", "no longer") and adds nothing beside it (no
   "also", "another", "too"). A claim on a multi-valued slot said this way retires the current
   value rather than joining it.
-- ``states_own(content)``: the fact states the person's own state as it holds;
-  ``replaces_own_state(content)``: such a fact said as a replacement. The gate uses it when
+- ``replaces_own_state(content)``: a replacement that is the person's own. The gate uses it when
   no claim rule decided: a near, same-subject state said before ("Jamal works as a line cook")
   is retired by "Jamal is the sous chef now" even when the two are read as different slots, or
   as none. What it rules out are the changes that are not the person's: a relative's or a
@@ -57,14 +56,9 @@ def says_replacement(content: str) -> bool:
 
 
 def replaces_own_state(content: str) -> bool:
-    """A replacement whose subject is the person the fact is about (see module doc)."""
-    return says_replacement(content) and states_own(content)
-
-
-def states_own(content: str) -> bool:
-    """The fact states its person's own state as it holds: not a relative's or a thing's, not a
-    hypothetical, a request, a question or an addition beside another value."""
-    if HYPOTHETICAL_RE.search(_RATHER_RE.sub("", content)) or _ADDING_RE.search(content):
+    """A replacement whose subject is the person the fact is about: not a relative's or a
+    thing's, not a hypothetical, a request or a question (see module doc)."""
+    if not says_replacement(content) or HYPOTHETICAL_RE.search(_RATHER_RE.sub("", content)):
         return False
     if _REQUEST_RE.search(content):
         return False
