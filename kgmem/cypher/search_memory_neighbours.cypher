@@ -1,4 +1,4 @@
-// For each candidate: its exact content-hash twins and the nearest memories by embedding, in one namespace. The vector index is shared by every namespace: each item reads $k rows and keeps this namespace's; `seen` tells the caller whether a wider read could find more.
+// For each candidate: its exact content-hash twins and the nearest memories by embedding, in one namespace. `similarity` is the cosine (the index's score is (1 + cos) / 2; the gate's thresholds and the batch's own neighbours are cosines). The vector index is shared by every namespace: each item reads $k rows and keeps this namespace's; `seen` tells the caller whether a wider read could find more.
 // params: $namespace, $items, $k
 // The index yields rows best first and collect keeps that order, so this namespace's rows are
 // projected as they come (entities by a pattern comprehension): no per-neighbour aggregation and
@@ -23,7 +23,7 @@ CALL (it) {
            .id, .content, .content_hash, .category, .status, .valid_from, .valid_until,
            .importance, .utility, .confidence, .pinned, .immutable, .created_at, .session_id,
            .claim_subject, .claim_slot, .claim_value, .claim_polarity, .claim_confidence,
-           similarity: score, entities: [(node)-[:MENTIONS]->(e:Entity) | e.normalized_name]
+           similarity: 2.0 * score - 1.0, entities: [(node)-[:MENTIONS]->(e:Entity) | e.normalized_name]
          } END)[..$k] AS neighbours
 }
 RETURN it.key AS key, twins, neighbours, seen

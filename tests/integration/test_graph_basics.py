@@ -238,6 +238,13 @@ def test_gate_neighbours_carry_their_entities_and_hash_twins(
     got = [(n["id"], sorted(n["entities"])) for n in row["neighbours"]]
     assert got == [(far, ["cy"]), (near, ["ada", "bo"]), (bare, [])]
     assert row["neighbours"][0]["similarity"] == 1.0
+    # the others carry the cosine, as the batch's own neighbours do and the gate's thresholds
+    # mean (the index scores (1 + cos) / 2: "no names" at cos 0.447 would read 0.724); the
+    # index quantises its vectors, so its cosine is within a few hundredths
+    query = _unit([1.0] + [0.0] * 383)
+    for n, vec in ((row["neighbours"][1], [1.0, 0.1]), (row["neighbours"][2], [1.0, 2.0])):
+        cosine = sum(a * b for a, b in zip(query, _unit(vec + [0.0] * 382), strict=True))
+        assert abs(n["similarity"] - cosine) < 0.06, (n["similarity"], cosine)
     assert {"content", "status", "valid_from", "immutable"} <= set(row["neighbours"][0])
     # a twin outside the vector window (k=1 reads only the nearest) is still a neighbour
     (narrow,) = arun(
