@@ -35,13 +35,7 @@ from kgmem.recall.fusion import fuse
 from kgmem.recall.hyde import hyde_variants
 from kgmem.recall.hydration import hydrate
 from kgmem.recall.profiles import get_profile
-from kgmem.recall.query import (
-    STRATEGIES,
-    classify_intent,
-    decompose,
-    should_expand,
-    should_skip,
-)
+from kgmem.recall.query import decompose, should_expand, should_skip, strategy_for
 from kgmem.recall.request import RecallRequest
 from kgmem.recall.selection import select
 from kgmem.recall.touch import touch
@@ -89,8 +83,8 @@ async def recall(
     if skip is not None:  # seed 004's pre-retrieval gate: no embedding, no query
         xray = Xray(req.query, "skipped", (), (), (), (), run.timings, (), ())
         return RecallResult((), xray, skip)
-    intent = classify_intent(req.query)
-    strategy = STRATEGIES[intent]
+    strategy = strategy_for(req.query)
+    intent = strategy.intent
     if not req.channels:  # seed 004's router: the intent's primary method names the searches
         req = replace(req, channels=strategy.channels)
     profile = get_profile(req.profile).tuned(

@@ -5,7 +5,8 @@ Contract: pure functions over the query text, no I/O, no model, no clock. ``shou
 ``"greeting"``, ``"acknowledgement"``, ``"slash_command"``, ``"single_word_ack"``) or None.
 ``classify_intent`` is seed 004's keyword-heuristic router (EN, plus the seed's TR cues) and
 :data:`STRATEGIES` is seed 004's strategy table as data, each row naming the channels its primary
-method searches (``HYBRID`` or ``GRAPH``). ``decompose`` splits a compound query into
+method searches (``HYBRID`` or ``GRAPH``); ``strategy_for`` picks the row, reading superseded
+memories only for a temporal question about the past. ``decompose`` splits a compound query into
 2-4 sub-queries (or returns ``[query]``); HyDE expansion lives in ``hyde.py``. ``should_expand`` is
 seed 002's auto-expansion rule and ``recall_namespaces`` its "namespace plus default" scope.
 """
@@ -13,7 +14,7 @@ seed 002's auto-expansion rule and ``recall_namespaces`` its "namespace plus def
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from itertools import pairwise
 
@@ -226,6 +227,25 @@ _PAIR_RE = re.compile(rf"(?<![\w'’-])({_NAME})\s+and\s+({_NAME})")
 _AND_ALSO_RE = re.compile(r"\s*(?:,|;)?\s*\band also\b\s*|\s*;\s*also\b\s*", re.IGNORECASE)
 _CLAUSE_AND_RE = re.compile(r"\s*,?\s+and\s+(?=(?:what|which|who|where|when|why|how|is|are|does|"
                             r"do|did|was|were|has|have|can)\b)", re.IGNORECASE)  # fmt: skip
+
+
+# A temporal question about the past ("when did", "used to", "before the move") reads history;
+# one in the present ("What time does Leila go to bed?", "When is Mirela's birthday?") asks
+# for what holds now, and a superseded value would answer it wrongly (issue: recall answers the
+# present).
+_PAST_RE = cue(r"did", r"was", r"were", r"had", r"used to", r"previously", r"before", r"ago",
+               r"history of", r"timeline", r"first time", r"originally", r"at first", r"earlier",
+               r"formerly", r"in the past", r"last (?:week|month|year|time)", r"yesterday",
+               r"in \d{4}", r"since when", r"önce")  # fmt: skip
+
+
+def strategy_for(query: str) -> Strategy:
+    """The router's row for ``query``: its intent's strategy, reading superseded memories only
+    when a temporal question asks about the past."""
+    strategy = STRATEGIES[classify_intent(query)]
+    if strategy.include_superseded and not _PAST_RE.search(query):
+        return replace(strategy, include_superseded=False)
+    return strategy
 
 
 def _entities(text: str) -> set[str]:

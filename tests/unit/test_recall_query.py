@@ -21,6 +21,7 @@ from kgmem.recall.query import (
     recall_namespaces,
     should_expand,
     should_skip,
+    strategy_for,
 )
 from kgmem.recall.request import CHANNELS, build_request
 from kgmem.taxonomy import Category, MemoryRelation
@@ -120,6 +121,23 @@ def test_strategy_table_is_seed_004s() -> None:
     )
     others = [s for i, s in STRATEGIES.items() if i is not Intent.TEMPORAL]
     assert not any(s.include_superseded for s in others)
+
+
+@pytest.mark.parametrize(
+    ("query", "history"),
+    [
+        ("What time does Leila go to bed?", False),  # a habit held now
+        ("When is Mirela's birthday?", False),
+        ("What time is the meeting scheduled?", False),
+        ("When did Caroline go to the support group?", True),
+        ("When was the launch moved?", True),
+        ("What time did Ravi use to get up before the new job?", True),
+    ],
+)
+def test_a_temporal_question_reads_history_only_about_the_past(query: str, history: bool) -> None:
+    strategy = strategy_for(query)
+    assert strategy.intent is Intent.TEMPORAL
+    assert strategy.include_superseded is history
 
 
 def test_each_intent_searches_its_primary_methods_channels() -> None:
