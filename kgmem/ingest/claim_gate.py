@@ -12,8 +12,9 @@ how — or a ``ClaimSkip`` saying why it did not act, or None when nothing confl
   and no "also"/"another") changes the current one all the same;
 - a **transition** (polarity ``ended``: quit, sold, left, passed away, no longer) closes the
   holder of the same value, or of a value it shares a word with ("dropped out of the MBA"
-  closes "a part-time MBA"); without a value, or with only the kind's own word ("sold my car",
-  "quit my job"), any value of the same slot ("broke up");
+  closes "a part-time MBA"), or of any slot whose text mentions the value it names ("Biscuit
+  passed away" closes "has a golden retriever named Biscuit"); without a value, or with only the
+  kind's own word ("sold my car", "quit my job"), any value of the same slot ("broke up");
 - the same value again (a repetition, or a refinement "Paris" → "Paris, France") is no change,
   except that a value that had ended and holds again ("vegan again") is one;
 - a claim below ``min_confidence`` never retires anything.
@@ -71,9 +72,15 @@ def claim_conflict(
     ended = claim.polarity == Polarity.ENDED
     for h in sorted(holders, key=_newest_first):
         hc = h.claim
-        if hc is None or hc.subject != claim.subject or family(hc.slot) != family(claim.slot):
+        if hc is None or hc.subject != claim.subject:
             continue
-        check = _change(claim, hc, ended, is_multi_valued(slot) and not replacing)
+        # An ending that names its thing closes the memory that mentions it, whatever slot that
+        # memory was read as: "Biscuit passed away" ends "has a golden retriever named Biscuit",
+        # "sold Duchess" ends "keeps a horse called Duchess" (read as a pet, sold as a thing).
+        named = ended and _names(claim) and overlaps(claim.value, h.content)
+        if family(hc.slot) != family(claim.slot) and not named:
+            continue
+        check = _change(claim, hc, ended, is_multi_valued(slot) and not replacing, named)
         if check is None:
             continue
         if claim.confidence < min_confidence:
@@ -83,12 +90,16 @@ def claim_conflict(
     return None
 
 
-def _change(claim: Claim, held: Claim, ended: bool, multi: bool) -> ContradictionCheck | None:
+def _change(
+    claim: Claim, held: Claim, ended: bool, multi: bool, mentioned: bool = False
+) -> ContradictionCheck | None:
     cue = f"claim {claim.slot}"
     if ended:
         if held.polarity == Polarity.ENDED:
             return None  # already closed: a repetition
-        named = claim.value and not _generic(claim)
+        if mentioned:
+            return ContradictionCheck(ContradictionKind.TRANSITION, (held.value, "ended"), cue)
+        named = _names(claim)
         if named and held.value and not overlaps(claim.value, held.value):
             return None  # "left Google" says nothing of Stripe
         if not named and held.slot != claim.slot:
@@ -108,6 +119,10 @@ def _change(claim: Claim, held: Claim, ended: bool, multi: bool) -> Contradictio
 # What a transition calls the thing when it names no instance: "sold my car" ends whichever car
 # was held ("an old Fiat Panda"), "quit my job" whichever employer.
 _GENERIC_VALUES = frozenset({"job", "work", "position", "role"})
+
+
+def _names(claim: Claim) -> bool:
+    return bool(claim.value) and not _generic(claim)
 
 
 def _generic(claim: Claim) -> bool:

@@ -25,7 +25,7 @@ NAME = r"(?-i:[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)"
 _DET = r"(?:(?:a|an|the|his|her|their|its|\w+'s)\s+)?(?:new\s+|current\s+|own\s+)?"
 PET_KINDS = (
     r"dog|puppy|cat|kitten|rabbit|bunny|hamster|parrot|bird|fish|turtle|tortoise|horse|guinea pig"
-    r"|lizard|snake|ferret|goldfish|pup"
+    r"|lizard|snake|ferret|goldfish|pup|budgie|parakeet|canary|cockatiel|gecko|pony|chicken|rat"
 )
 _PET = rf"(?:{PET_KINDS})"
 KIN_WORDS = (
@@ -131,6 +131,9 @@ PATTERNS: tuple[ClaimPattern, ...] = (
         ended=True,
     ),
     _p(Slot.PET, rf"\b(?:lost|rehomed|gave away) {_DET}(?:{_PET}),? (?P<v>{NAME})", ended=True),
+    # "rehomed the budgies", "gave Sheldon to the reptile rescue": a pet or a named thing handed on
+    _p(Slot.PET, rf"\b(?:rehomed|gave away) {_DET}(?P<v>(?:\w+ )?(?:{_PET})s?)\b", ended=True),
+    _p(Slot.PET, rf"\bgave (?P<v>{NAME}) (?:away|to)\b", ended=True),
     _p(
         Slot.POSSESSION,
         rf"\b(?:sold|got rid of|gave away|traded in|totaled|totalled|returned) "

@@ -49,6 +49,7 @@ _GENERIC = word_set(
     "week weeks month months year years day days weekend weekends morning mornings evening "
     "evenings night nights today tonight tomorrow yesterday moment while minute minutes hour "
     "hours job work course courses class classes team life other others everyone someone anyone "
+    "user users assistant speaker "  # the rewrite's subject for a speaker with no name
     "budget total number amount count budget goal target plan plans deadline favourite "
     "favorite preference habit hobby name nickname birthday age diet language"
 )
@@ -175,7 +176,9 @@ def _qualifier(
     # number ("put the rent up to £1,250": rent, not landlord)
     if head is not None and head.head is not None and head.head.pos_ == "NOUN":
         counted = head.head.text.lower()
-        if counted not in _UNITS and counted not in _GENERIC:
+        # a symbol ("40%") names no thing counted: "improved by 40%" and "speeds up by 25%" are
+        # two measures, not one changed
+        if counted.isalpha() and counted not in _UNITS and counted not in _GENERIC:
             return stem(counted)
     nouns = [
         t for t in doc

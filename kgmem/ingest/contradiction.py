@@ -138,6 +138,13 @@ _FILLER = frozenset(
 )
 
 
+# Words that stand for a person in a memory's subject (the rewrite's "the user" for a speaker
+# with no name, pronouns): a person is not an attribute with one value.
+_PERSONS = frozenset(
+    words("user users assistant speaker person someone i me he she they we you him her them us")
+)
+
+
 def detect_contradiction(
     new: str, old: str, *, new_is_correction: bool = False
 ) -> ContradictionCheck | None:
@@ -231,8 +238,13 @@ def _split_predicate(text: str) -> tuple[str, frozenset[str], str] | None:
     head_tokens = [t for t in tokens(text[: match.start()]) if t.casefold() not in STOPWORDS]
     head = frozenset(stem(t) for t in head_tokens) - _FILLER
     # "X is Y" is single-valued only for an attribute ("favourite colour", "birthday"), not for
-    # a bare name: "Caroline is a nurse" and "Caroline is a mother" are both true.
-    attribute = [t for t in head_tokens if not is_specific(t) and stem(t) not in _FILLER]
+    # a bare name or a person: "Caroline is a nurse" and "Caroline is a mother" are both true,
+    # and so are "The user is trying to set up Flask" and "The user is using SQLite".
+    attribute = [
+        t
+        for t in head_tokens
+        if not is_specific(t) and stem(t) not in _FILLER and t.casefold() not in _PERSONS
+    ]
     if not head or (match.lastgroup == "be" and not attribute):
         return None
     rest = text[match.end() :]

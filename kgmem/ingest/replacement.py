@@ -6,7 +6,8 @@ Two questions the write gate asks of a candidate's text, without a slot:
   "these days", "instead", "switched", "replaced", "no longer") and adds nothing beside it (no
   "also", "another", "too"). A claim on a multi-valued slot said this way retires the current
   value rather than joining it.
-- ``replaces_own_state(content)``: a replacement that is the person's own. The gate uses it when
+- ``replaces_own_state(content)``: a replacement, or a change said by its event ("got married",
+  "transferred", "gave up", "got it wrong earlier"), that is the person's own. The gate uses it when
   no claim rule decided: a near, same-subject state said before ("Jamal works as a line cook")
   is retired by "Jamal is the sous chef now" even when the two are read as different slots, or
   as none. What it rules out are the changes that are not the person's: a relative's or a
@@ -27,8 +28,25 @@ _REPLACING_RE = re.compile(
     r"|taken over|took over|swapped|changed|(?:has|have) become|from now on|no more"
     # a measure or a date moved: "raised the reading goal to 30", "pushed the launch back to May"
     # ("moved to Berlin" is a move, which the claim rule reads as a residence)
-    r"|(?:raised|lowered|increased|decreased|upped|bumped|cut|extended)(?: \w+){0,4} to"
+    r"|(?:raised|lowered|increased|decreased|upped|bumped|cut|extended|put)(?: \w+){0,4}"
+    r" (?:up |down )?to"
     r"|(?:pushed|moved)(?: \w+){1,4} (?:up |back |down |out )?to)\b",
+    re.IGNORECASE,
+)
+# A change of one's own state said without a replacement word: a move between schools or courses,
+# a promotion, a wedding, a habit given up, a correction of what was said before. Only the
+# slot-free rule reads these (``replaces_own_state``); the claim rule's multi-valued "replacing"
+# stays with the words above.
+_CHANGED_RE = re.compile(
+    r"\b(?:switching|transferred|promoted|graduated|retired|resigned|joined"
+    r"|got (?:married|engaged|divorced|hired|promoted)|broke up|split up|started (?:seeing|dating)"
+    r"|(?:is|are|am|'s|'re|'m) back (?:on|to|in)|(?:gave|given|giving) up|cut out"
+    r"|(?:got|had) (?:\w+ ){1,3}wrong|told you (?:the )?wrong|misspoke\w*|misdiagnosed"
+    r"|new (?:\w+ )?(?:target|goal|plan|deadline|date|time|job|role|position|place|home|house"
+    r"|flat|apartment|school|course|favou?rite|go-to)"
+    # a measure or an appointment moved: "improved to 78%", "rescheduled to March 22 at 4:30"
+    r"|(?:moving|rescheduled|postponed|delayed|brought|improved|grown|grew|rose|risen"
+    r"|fell|fallen|jumped|climbed|reached)(?: [\w,]+){0,7} (?:up |back |down |forward )?to)\b",
     re.IGNORECASE,
 )
 _ADDING_RE = re.compile(
@@ -58,7 +76,10 @@ def says_replacement(content: str) -> bool:
 def replaces_own_state(content: str) -> bool:
     """A replacement whose subject is the person the fact is about: not a relative's or a
     thing's, not a hypothetical, a request or a question (see module doc)."""
-    if not says_replacement(content) or HYPOTHETICAL_RE.search(_RATHER_RE.sub("", content)):
+    changed = says_replacement(content) or (
+        bool(_CHANGED_RE.search(content)) and not _ADDING_RE.search(content)
+    )
+    if not changed or HYPOTHETICAL_RE.search(_RATHER_RE.sub("", content)):
         return False
     if _REQUEST_RE.search(content):
         return False

@@ -117,3 +117,20 @@ _ANSWERED_ALSO_BY: dict[Slot, tuple[Slot, ...]] = {
 def answering_families(slot: Slot) -> tuple[str, ...]:
     """The slot families whose values answer a question about ``slot``, itself first."""
     return (slot.value, *(s.value for s in _ANSWERED_ALSO_BY.get(slot, ())))
+
+
+def related_families(a: str, b: str) -> bool:
+    """Two slot families that speak of one attribute: the same, or one answering the other
+    ("engaged to Marco" read as a partner, "got married" as a status)."""
+    if a == b:
+        return True
+    by_value = {s.value: s for s in Slot}
+    sa, sb = by_value.get(a), by_value.get(b)
+    if sa is None or sb is None:
+        return False
+    return b in answering_families(sa) or a in answering_families(sb)
+
+
+# Slots whose value is itself a date: a date said in such a claim is the value, not the day the
+# fact began to hold ("it's March 14th, not the 4th" corrects a birthday today).
+DATE_VALUED: frozenset[str] = frozenset({Slot.BIRTHDAY.value, Slot.DEADLINE.value})

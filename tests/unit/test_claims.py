@@ -240,6 +240,26 @@ def test_a_transition_closes_a_value_it_shares_a_word_with() -> None:
     assert claim_conflict(other, [mba], 0.5) is None
 
 
+def test_a_transition_closes_the_memory_that_mentions_its_thing_whatever_the_slot() -> None:
+    dog = Neighbour(
+        "m1", "Ibrahim has a golden retriever named Biscuit.", "h1", 0.0, valid_from=T0,
+        claim=Claim("ibrahim", "pet", "golden retriever"),
+    )  # fmt: skip
+    horse = Neighbour(
+        "m2", "Jamal keeps a horse called Duchess at a livery yard.", "h2", 0.0, valid_from=T0,
+        claim=Claim("jamal", "pet", "duchess"),
+    )  # fmt: skip
+    died = Claim("ibrahim", "pet", "biscuit", "ended")
+    assert isinstance(claim_conflict(died, [dog], 0.5), ClaimConflict)
+    sold = Claim("jamal", "possession:horse", "duchess", "ended")  # read as a thing, held as a pet
+    assert isinstance(claim_conflict(sold, [horse], 0.5), ClaimConflict)
+    # Not mentioned, or someone else's: nothing closes.
+    assert claim_conflict(Claim("ibrahim", "pet", "luna", "ended"), [dog], 0.5) is None
+    assert claim_conflict(Claim("maya", "pet", "biscuit", "ended"), [dog], 0.5) is None
+    # A value that holds is not an ending: another slot's memory that mentions it stays.
+    assert claim_conflict(Claim("jamal", "possession:horse", "duchess"), [horse], 0.5) is None
+
+
 def test_a_transition_naming_only_the_kind_closes_whichever_one_was_held() -> None:
     panda = _holder("m1", Claim("ana", "possession:car", "old fiat panda"), T0)
     assert isinstance(

@@ -28,6 +28,13 @@ LATER = T0 + timedelta(days=40)
         "These days Mateo would rather have a quick call than a long email thread.",
         "Maya said: I take the train to work now.",
         "Kenji has switched courses to architecture.",
+        "Marco and Jamal got married on Saturday!",  # a change said by its event
+        "Since switching to Sciences Po, Fatima's reading list has tripled.",
+        "Ingrid has given up alcohol entirely, it's been a month.",
+        "Mirela got their birthday wrong earlier, it's March 14th.",  # a correction
+        "User is moving the Zoom call with the creative director to April 22 at 11 AM.",
+        "User's test coverage for the API module has recently improved to 78%.",
+        "User has a new sprint deadline of April 5, 2024.",
     ],
 )
 def test_a_persons_own_replacement(text: str) -> None:
@@ -44,6 +51,9 @@ def test_a_persons_own_replacement(text: str) -> None:
         "Lukas wants help to find a chess club now.",  # a request
         "Can Maya switch the meeting to Friday now?",  # a question
         "Maya does pottery.",  # no change said
+        "Wren also joined a choir.",  # an addition said by its event
+        "Pavel is thinking about giving up meat.",  # a hypothetical
+        "Arjun's sister got married in June.",  # a relative's
     ],
 )
 def test_not_a_persons_own_replacement(text: str) -> None:
@@ -75,7 +85,7 @@ def test_the_nearest_state_said_as_changed_is_superseded_whatever_its_slot() -> 
 
 
 def test_a_far_state_a_dated_event_or_a_change_without_a_cue_is_left_alone() -> None:
-    assert _decide(NEW, _state(OLD, 0.5)) == GateAction.CREATE  # below the contradiction window
+    assert _decide(NEW, _state(OLD, 0.45)) == GateAction.CREATE  # below the replacement window
     event = _state("Jamal cooked at the bistro's anniversary dinner.", 0.7, Category.EVENT)
     assert _decide(NEW, event) == GateAction.CREATE
     assert _decide("Jamal is the sous chef.", _state(OLD, 0.7)) == GateAction.CREATE
@@ -91,6 +101,13 @@ def test_two_claims_read_with_confidence_are_left_to_the_claim_rule() -> None:
     # A loose guess does not count as a reading: the replacement rule still applies.
     guessed = Claim("jamal", "diet", "sous chef", "holds", 0.47)
     assert _decide(NEW, old, guessed) == GateAction.SUPERSEDE
+    # Nor does a guessed slot of another family, however sure of itself below a named one: the
+    # change the words say wins over a reading of "sous chef" as a diet.
+    misread = Claim("jamal", "diet", "sous chef", "holds", 0.6)
+    assert _decide(NEW, old, misread) == GateAction.SUPERSEDE
+    # Read as the same family with confidence, the claim rule has judged the pair.
+    same = Claim("jamal", "job_title", "line cook", "holds", 0.6)
+    assert _decide("Jamal is a line cook now.", old, same) == GateAction.CREATE
 
 
 _WORDS = st.sampled_from(
@@ -109,3 +126,50 @@ def test_without_replacement_wording_the_rule_never_retires(words: list[str], si
         frozenset({"jamal"}), [_state(OLD, sim)], ConflictStrategy.TEMPORAL, LATER,
     )  # fmt: skip
     assert d.conflict is None or d.conflict.cue != "replacement"
+
+
+def test_two_families_of_one_attribute_were_judged_by_no_rule() -> None:
+    single = Neighbour(
+        "m1", "Chloé is single and not really looking.", "h1", 0.57, category=Category.FACT,
+        valid_from=T0, entities=("chloé",),
+        claim=Claim("chloé", "relationship_status", "single", "holds", 0.8),
+    )  # fmt: skip
+    text = "Chloé has started seeing someone, her name is Clara."
+    d = decide(
+        ExtractedFact(text, Category.EVENT, 0.8, valid_from=LATER), content_hash(text),
+        frozenset({"chloé"}), [single], ConflictStrategy.TEMPORAL, LATER,
+        claim=Claim("chloé", "partner", "someone", "holds", 0.8),
+    )  # fmt: skip
+    assert d.action == GateAction.SUPERSEDE and d.target_id == "m1"
+
+
+def test_a_corrected_birthday_is_dated_when_said_not_by_the_date_it_states() -> None:
+    old = Neighbour(
+        "m1", "Mirela's birthday is March 4th.", "h1", 0.87, category=Category.IDENTITY,
+        valid_from=T0, entities=("mirela",),
+        claim=Claim("mirela", "birthday", "march 4th", "holds", 0.8),
+    )  # fmt: skip
+    text = "Mirela got their birthday wrong earlier, it's March 14th, not the 4th."
+    stated = datetime(2025, 3, 14, tzinfo=UTC)  # before the old fact was said
+    d = decide(
+        ExtractedFact(text, Category.CORRECTION, 0.8, valid_from=stated), content_hash(text),
+        frozenset({"mirela"}), [old], ConflictStrategy.TEMPORAL, LATER,
+        claim=Claim("mirela", "birthday", "march 14th", "holds", 0.75),
+    )  # fmt: skip
+    assert d.action == GateAction.SUPERSEDE and not d.candidate_is_history
+    assert d.old_valid_until == LATER
+
+
+def test_two_kinds_of_one_family_are_told_apart_by_the_wording() -> None:
+    tea = Neighbour(
+        "m1", "Caroline loves green tea in the morning.", "h1", 0.84, category=Category.PREFERENCE,
+        valid_from=T0, entities=("caroline",),
+        claim=Claim("caroline", "preference:tea", "green tea", "holds", 0.8),
+    )  # fmt: skip
+    text = "Caroline doesn't love green tea anymore, Caroline prefers black coffee in the morning."
+    d = decide(
+        ExtractedFact(text, Category.PREFERENCE, 0.8, valid_from=LATER), content_hash(text),
+        frozenset({"caroline"}), [tea], ConflictStrategy.TEMPORAL, LATER,
+        claim=Claim("caroline", "preference:coffee", "black coffee", "holds", 0.8),
+    )  # fmt: skip
+    assert d.action == GateAction.SUPERSEDE and d.target_id == "m1"
