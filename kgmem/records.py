@@ -96,3 +96,36 @@ class TurnSkip:
 
     turn_id: str
     reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ItemInput:
+    """A framework store entry to write with an explicit memory: the caller's ``key`` (unique in
+    its namespace), its ``value`` as a JSON object text (kept verbatim, returned as stored) and
+    when the entry was first created (an update keeps the first write's date)."""
+
+    key: str
+    value_json: str
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class ItemMemory:
+    """A memory derived from a stored item; ``sole`` when the item is its only source."""
+
+    memory_id: str
+    sole: bool
+
+
+@dataclass(frozen=True)
+class StoredItem:
+    """A framework store entry as kgmem keeps it: the episode that carries its key and value,
+    and the memories derived from it (filled by key lookups only)."""
+
+    namespace: str
+    key: str
+    value_json: str
+    episode_id: str
+    created_at: datetime
+    updated_at: datetime
+    memories: tuple[ItemMemory, ...] = ()

@@ -31,7 +31,7 @@ _ID_RE = re.compile(r"^[\w.:\-@/ ]{1,128}$")
 MAX_SPEAKER_CHARS = 200
 
 
-def _check_id(value: object, what: str) -> str | None:
+def check_caller_id(value: object, what: str) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or not _ID_RE.match(value):
@@ -66,9 +66,9 @@ def check_turn(turn: object, *, limit: int = 8192) -> Turn:
         text=check_text(turn.text, what="text", limit=limit),
         role=role,
         speaker=speaker,
-        session_id=_check_id(turn.session_id, "session_id"),
+        session_id=check_caller_id(turn.session_id, "session_id"),
         at=as_utc(turn.at) if turn.at is not None else None,
-        turn_id=_check_id(turn.turn_id, "turn_id"),
+        turn_id=check_caller_id(turn.turn_id, "turn_id"),
     )
 
 

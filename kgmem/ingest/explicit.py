@@ -26,7 +26,7 @@ from kgmem.ingest.normalize import content_hash
 from kgmem.ingest.planning import gate_and_plan
 from kgmem.ingest.preparation import embed_inputs
 from kgmem.ingest.scoring import SOURCE_TRUST
-from kgmem.records import ExtractedFact, Turn, WriteReceipt
+from kgmem.records import ExtractedFact, ItemInput, Turn, WriteReceipt
 from kgmem.taxonomy import Category, ConflictStrategy
 from kgmem.taxonomy.parsing import parse_enum
 from kgmem.validation import check_namespace, check_text
@@ -65,10 +65,13 @@ async def remember(
     strategy: ConflictStrategy = ConflictStrategy.TEMPORAL,
     session_id: str | None = None,
     now: datetime | None = None,
+    item: ItemInput | None = None,
 ) -> WriteReceipt:
     """Store one explicit fact as said (no rewriting), through the same gate and linking.
 
     The text is first stored as an Episode, so an explicit memory has provenance like any other.
+    With ``item`` the episode also carries a framework store entry (its key, as the turn id too,
+    and its JSON value), which ``kgmem.service.items`` reads back by key.
     """
     from kgmem.ingest.emotion import detect_emotion
 
@@ -79,10 +82,22 @@ async def remember(
     )
     strategy = parse_enum(ConflictStrategy, strategy, "conflict strategy")
     turn = check_turn(
-        Turn(text=checked.text, role="user", session_id=session_id, at=when),
+        Turn(
+            text=checked.text,
+            role="user",
+            session_id=session_id,
+            at=when,
+            turn_id=item.key if item else None,
+        ),
         limit=ing.settings.max_content_chars,
     )
     episode = episode_properties(ns, turn, time.time_ns(), now=when)
+    if item is not None:
+        episode |= {
+            "item_key": item.key,
+            "item_value": item.value_json,
+            "item_created_at": item.created_at,
+        }
     await repository.create_episodes(ing.graph, namespace=ns, episodes=[episode], now=when)
     turn = Turn(text=turn.text, role="user", session_id=session_id, at=when, turn_id=episode["id"])
     mentions = await asyncio.to_thread(ing.nlp.entities, turn.text)

@@ -18,3 +18,6 @@ CREATE INDEX memory_claim_family IF NOT EXISTS FOR (n:Memory) ON (n.namespace, n
 CREATE INDEX episode_extracted IF NOT EXISTS FOR (n:Episode) ON (n.extracted);
 CREATE INDEX episode_committed_at IF NOT EXISTS FOR (n:Episode) ON (n.committed_at);
 CREATE INDEX lease_name IF NOT EXISTS FOR (n:Lease) ON (n.name);
+// Framework store items (episodes carrying an item key): get by key, and which namespaces hold any.
+CREATE INDEX episode_namespace_item_key IF NOT EXISTS FOR (n:Episode) ON (n.namespace, n.item_key);
+CREATE INDEX episode_item_key IF NOT EXISTS FOR (n:Episode) ON (n.item_key);
