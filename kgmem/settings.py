@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 LLMLevel = Literal["off", "auto", "always"]
@@ -248,6 +248,16 @@ class Settings(BaseSettings):
     )
     api_rate_burst: int = Field(
         20, ge=1, le=100_000, description="Requests an API key may send at once above its rate."
+    )
+
+    # --- traces (kgmem/tracing.py) ---------------------------------------------------------------
+    otel_endpoint: str | None = Field(
+        None,
+        # the standard OpenTelemetry variable, so a collector set up for other services is used
+        validation_alias=AliasChoices("OTEL_EXPORTER_OTLP_ENDPOINT", "KGMEM_OTEL_ENDPOINT"),
+        description=(
+            "OTLP/HTTP base URL spans are exported to (<url>/v1/traces); unset: no tracing."
+        ),
     )
 
     @model_validator(mode="after")

@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from kgmem import tracing
 from kgmem.errors import ConcurrentWrite, InvalidInput, KgmemError, WriteRace
 from kgmem.graph import repository
 from kgmem.ingest.commit import write_steps
@@ -55,6 +56,7 @@ def check_explicit(text: object, *, category: str, source: str, limit: int) -> E
 WRITE_ATTEMPTS = 5
 
 
+@tracing.traced("kgmem.remember")
 async def remember(
     ing: Ingestor,
     text: object,
@@ -76,6 +78,7 @@ async def remember(
     from kgmem.ingest.emotion import detect_emotion
 
     ns = check_namespace(namespace)
+    tracing.annotate(namespace=ns)
     when = now or datetime.now(UTC)
     checked = check_explicit(
         text, category=category, source=source, limit=ing.settings.max_content_chars

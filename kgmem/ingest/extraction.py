@@ -18,6 +18,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from kgmem import tracing
 from kgmem.errors import ConcurrentWrite
 from kgmem.graph import repository
 from kgmem.ingest.commit import commit_batch
@@ -32,6 +33,7 @@ BATCH_EPISODES = 64  # episodes per extraction transaction
 MAX_CONFLICTS = 8
 
 
+@tracing.traced("kgmem.extract")
 async def extract_pending(
     ing: Ingestor,
     *,
@@ -43,6 +45,7 @@ async def extract_pending(
 ) -> ExtractionReport:
     """Extract every pending episode of a namespace, one transaction per batch; ``proceed`` is
     asked before each batch (a worker told to stop, or that lost its lease, says no)."""
+    tracing.annotate(namespace=namespace)
     async with ing.extraction_lock(namespace):
         return await _extract_all(ing, namespace, strategy, now, max_batches, proceed)
 

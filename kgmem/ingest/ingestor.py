@@ -13,6 +13,7 @@ import asyncio
 import time
 from dataclasses import dataclass, field
 
+from kgmem import tracing
 from kgmem.graph.client import GraphClient
 from kgmem.ml.embedder import Embedder
 from kgmem.ml.llm import LLMClient
@@ -62,5 +63,6 @@ class ExtractionReport:
 
     def tick(self, stage: str, t0: float) -> float:
         now = time.perf_counter()
+        tracing.stage(f"extract.{stage}", t0, now)  # the report's timing is the span's too
         self.timings[stage] = self.timings.get(stage, 0.0) + (now - t0)
         return now

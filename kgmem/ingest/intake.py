@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from kgmem import tracing
 from kgmem.errors import InvalidInput, KgmemError
 from kgmem.graph import extraction_repository, repository
 from kgmem.ingest.buffer import DEFAULT_MAX_AGE, DEFAULT_MAX_TURNS
@@ -53,6 +54,7 @@ def extracts_inline(mode: str) -> bool:
     return mode != "worker"
 
 
+@tracing.traced("kgmem.observe")
 async def observe(
     ing: Ingestor,
     turns: Sequence[object],
@@ -70,6 +72,7 @@ async def observe(
     if isinstance(wait_s, bool) or not isinstance(wait_s, int | float) or not wait_s >= 0:
         raise InvalidInput(f"wait must be a number of seconds >= 0, got {wait_s!r}")
     clean = check_turns(turns, limit=ing.settings.max_content_chars)
+    tracing.annotate(namespace=ns, turns=len(clean))
     base = time.time_ns()
     episodes = [episode_properties(ns, t, base + i, now=when) for i, t in enumerate(clean)]
     ids = [str(e["id"]) for e in episodes]

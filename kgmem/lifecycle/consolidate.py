@@ -20,6 +20,7 @@ import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
+from kgmem import tracing
 from kgmem.errors import GraphAuthError, GraphUnavailable, InvalidInput, KgmemError, primary
 from kgmem.graph import lease_repository
 from kgmem.graph.client import GraphClient
@@ -78,6 +79,7 @@ async def check_namespace_exists(graph: GraphClient, namespace: str) -> None:
         )
 
 
+@tracing.traced("kgmem.consolidate")
 async def consolidate(
     graph: GraphClient,
     settings: Settings,
@@ -92,6 +94,7 @@ async def consolidate(
     progress: Progress | None = None,
 ) -> ConsolidationReport:
     ns = check_namespace(namespace)
+    tracing.annotate(namespace=ns)
     chosen = parse_steps(steps)
     limits = parse_caps(caps, Caps(batch=settings.consolidation_batch))
     if not isinstance(dry_run, bool):
@@ -184,4 +187,6 @@ async def _run_step(name: StepName, ctx: StepContext) -> None:
         ctx.report.ids.clear()
         log.exception("consolidation step %s failed in namespace %s", name, ctx.namespace)
     finally:
-        ctx.report.duration_s = time.perf_counter() - t0
+        end = time.perf_counter()
+        ctx.report.duration_s = end - t0
+        tracing.stage(f"consolidate.{name.value}", t0, end, ctx.report.error)

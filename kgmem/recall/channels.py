@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from kgmem import tracing
 from kgmem.graph import hub_names, index_search, repository
 from kgmem.graph.client import GraphClient, Row
 from kgmem.ingest.normalize import normalize_name
@@ -46,6 +47,7 @@ class StageClock:
 
     def tick(self, stage: str) -> None:
         now = time.perf_counter()
+        tracing.stage(f"recall.{stage}", self.t, now)  # the X-ray's timing is the span's too
         self.timings[stage] = round(self.timings.get(stage, 0.0) + (now - self.t) * 1000, 3)
         self.t = now
 

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
+from kgmem import tracing
 from kgmem.graph import gds, index_search, repository
 from kgmem.graph.client import GraphClient
 from kgmem.ml.embedder import Embedder
@@ -70,6 +71,7 @@ class RecallResult:
     skipped: str | None = None
 
 
+@tracing.traced("kgmem.recall")
 async def recall(
     graph: GraphClient,
     embedder: Embedder,
@@ -85,6 +87,7 @@ async def recall(
         return RecallResult((), xray, skip)
     strategy = strategy_for(req.query)
     intent = strategy.intent
+    tracing.annotate(namespace=req.namespace, intent=str(intent), limit=req.limit)
     if not req.channels:  # seed 004's router: the intent's primary method names the searches
         req = replace(req, channels=strategy.channels)
     profile = get_profile(req.profile).tuned(

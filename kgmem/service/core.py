@@ -2,7 +2,8 @@
 
 Contract. :class:`ServiceCore` holds the settings, the graph gateway and the lazily-loaded models
 (embedder, spaCy, the LLM client) and the ingestor built on them; constructing it does no I/O
-(``load_models`` loads the models up front). ``writes_bookmarks`` gathers a consistency token.
+(``load_models`` loads the models up front); it points :mod:`kgmem.tracing` at the
+``otel_endpoint`` setting. ``writes_bookmarks`` gathers a consistency token.
 ``open``/``close`` (or ``async with``) connect and disconnect the graph client. ``_ns`` resolves
 a namespace argument (``None`` → the setting; ``""`` is refused) and checks it;
 :func:`check_id` checks an id argument. The concern mixins of :mod:`kgmem.service` build on
@@ -15,6 +16,7 @@ from contextlib import AbstractContextManager
 from types import TracebackType
 from typing import Self
 
+from kgmem import tracing
 from kgmem.graph import consistency
 from kgmem.graph.client import GraphClient
 from kgmem.ingest.ingestor import Ingestor
@@ -34,6 +36,10 @@ class ServiceCore:
         self.nlp = Nlp(self.settings)
         self.llm = LLMClient(self.settings)
         self.ingestor = Ingestor(self.settings, self.graph, self.embedder, self.nlp, self.llm)
+        # process-wide, like the OpenTelemetry provider it sets up; a service without an
+        # endpoint leaves tracing as another part of the process set it
+        if self.settings.otel_endpoint:
+            tracing.configure(self.settings.otel_endpoint)
 
     async def open(self) -> Self:
         await self.graph.connect()
