@@ -21,6 +21,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, ParamSpec, TypeVar
 
+from kgmem.extras import require
+
 P = ParamSpec("P")
 T = TypeVar("T")
 
@@ -45,6 +47,7 @@ def configure(endpoint: str | None) -> None:
     shutdown()
     if endpoint is None:
         return
+    require("otel", "exporting traces (OTEL_EXPORTER_OTLP_ENDPOINT)")
     from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
     from opentelemetry.sdk.resources import Resource
     from opentelemetry.sdk.trace import TracerProvider

@@ -15,6 +15,14 @@ their latency.
   Pure over its clock, so its arithmetic is tested without waiting.
 
 Both count refusals in ``kgmem_overload_refused_total`` by reason.
+
+Why the token bucket is written here rather than taken from ``limits``, the maintained rate
+limiting library: ``limits`` offers fixed, sliding-counter and moving windows, not a token
+bucket, so the documented contract (a steady rate plus a burst, ``Retry-After`` = time to the
+next token) would change — a window of ``burst`` requests per ``burst/rate`` seconds makes a key
+that spent its burst wait the whole window, and a fixed window lets it send twice the burst
+across a window edge — and it costs more: 3.8-6.5 us a request (limits 5.8, in-memory storage,
+50 keys) against 0.7 us here, measured on the development machine with ``timeit``.
 """
 
 from __future__ import annotations

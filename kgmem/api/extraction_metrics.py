@@ -14,9 +14,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
-from kgmem.api.metrics import _num
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+
+from kgmem.api.metrics import exposition
 from kgmem.errors import KgmemError
 from kgmem.ingest.extraction_stats import ExtractionStats
 from kgmem.service import Kgmem
@@ -26,55 +29,58 @@ async def render(km: Kgmem) -> str:
     try:
         stats = await km.extraction_stats()
     except KgmemError:
-        return "\n".join(_up(0)) + "\n"
-    return "\n".join([*_up(1), *lines(stats)]) + "\n"
-
-
-def _up(value: int) -> Iterable[str]:
-    yield "# HELP kgmem_extraction_stats_up Whether the extraction figures could be read."
-    yield "# TYPE kgmem_extraction_stats_up gauge"
-    yield f"kgmem_extraction_stats_up {value}"
-
-
-def _one(name: str, kind: str, help: str, value: float) -> Iterable[str]:
-    yield f"# HELP {name} {help}"
-    yield f"# TYPE {name} {kind}"
-    yield f"{name} {_num(value)}"
+        return exposition([_Reading(None)])
+    return exposition([_Reading(stats)])
 
 
 def lines(stats: ExtractionStats) -> Iterable[str]:
     """The Prometheus text lines of one reading (pure)."""
-    yield from _one(
-        "kgmem_extraction_pending_episodes", "gauge", "Turns waiting for extraction.", stats.pending
-    )
-    yield from _one(
-        "kgmem_extraction_oldest_pending_seconds",
-        "gauge",
-        "Age of the oldest turn waiting for extraction.",
-        stats.oldest_pending_s,
-    )
-    name = "kgmem_extraction_lag_seconds"
-    yield f"# HELP {name} Turn stored to its memories committed, over the most recent commits."
-    yield f"# TYPE {name} summary"
-    for q, value in stats.lag_quantiles().items():
-        yield f'{name}{{quantile="{q}"}} {"NaN" if value != value else _num(value)}'
-    yield f"{name}_sum {_num(sum(stats.lags_s))}"
-    yield f"{name}_count {len(stats.lags_s)}"
-    yield from _one(
-        "kgmem_extraction_lease_claims_total",
-        "counter",
-        "Extraction leases granted to a worker.",
-        stats.claims,
-    )
-    yield from _one(
-        "kgmem_extraction_lease_expiries_total",
-        "counter",
-        "Expired extraction leases another worker took over.",
-        stats.expiries,
-    )
-    yield from _one(
-        "kgmem_extraction_leases_held",
-        "gauge",
-        "Namespaces a worker is extracting now.",
-        stats.leases_held,
-    )
+    return exposition([_Reading(stats)]).splitlines()
+
+
+class _Reading(Collector):
+    """One reading of the graph's extraction figures as metric families; ``None``: unreadable."""
+
+    def __init__(self, stats: ExtractionStats | None) -> None:
+        self.stats = stats
+
+    def collect(self) -> Iterator[Metric]:
+        stats = self.stats
+        yield GaugeMetricFamily(
+            "kgmem_extraction_stats_up",
+            "Whether the extraction figures could be read.",
+            value=0 if stats is None else 1,
+        )
+        if stats is None:
+            return
+        yield GaugeMetricFamily(
+            "kgmem_extraction_pending_episodes", "Turns waiting for extraction.", stats.pending
+        )
+        yield GaugeMetricFamily(
+            "kgmem_extraction_oldest_pending_seconds",
+            "Age of the oldest turn waiting for extraction.",
+            stats.oldest_pending_s,
+        )
+        name = "kgmem_extraction_lag_seconds"
+        # the library's SummaryMetricFamily has no quantiles: the samples are added by hand
+        lag = Metric(
+            name, "Turn stored to its memories committed, over the most recent commits.", "summary"
+        )
+        for q, value in stats.lag_quantiles().items():
+            lag.add_sample(name, {"quantile": str(q)}, value)
+        lag.add_sample(f"{name}_sum", {}, sum(stats.lags_s))
+        lag.add_sample(f"{name}_count", {}, len(stats.lags_s))
+        yield lag
+        yield CounterMetricFamily(
+            "kgmem_extraction_lease_claims", "Extraction leases granted to a worker.", stats.claims
+        )
+        yield CounterMetricFamily(
+            "kgmem_extraction_lease_expiries",
+            "Expired extraction leases another worker took over.",
+            stats.expiries,
+        )
+        yield GaugeMetricFamily(
+            "kgmem_extraction_leases_held",
+            "Namespaces a worker is extracting now.",
+            stats.leases_held,
+        )

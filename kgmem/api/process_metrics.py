@@ -10,6 +10,12 @@ exposition: each metric family once, with every process's samples. A scrape thus
 process (the others as of at most ``FLUSH_S`` ago); sum over ``pid`` for the server's totals.
 A file older than :data:`STALE_S` (a process that died without removing it) is left out. A
 single process (no directory) serves its own metrics without a ``pid`` label.
+
+Why not ``prometheus_client``'s own multiprocess mode (``PROMETHEUS_MULTIPROC_DIR``): it sums
+the processes' counters into one series (the per-process samples, and so a stuck worker, are no
+longer visible), it does not run the process collector (no per-process resident memory or CPU,
+which the ``--workers`` test checks), and the variable must be set before the library is first
+imported in every worker. The samples themselves are the library's text (:mod:`kgmem.api.metrics`).
 """
 
 from __future__ import annotations

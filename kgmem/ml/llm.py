@@ -1,10 +1,11 @@
 """The optional LLM: one JSON-schema-constrained chat call against any OpenAI-compatible server.
 
 ``LLMClient(settings)`` does no I/O when built; the ``openai.AsyncOpenAI`` client is created on
-first use with its own retries off, so every retry is ours, bounded by ``llm_max_retries`` and
-counted. :meth:`LLMClient.complete_json` sends a system and a user message with a strict
-``json_schema`` response format and returns the parsed object as an :class:`LLMResult`. Only
-timeouts, connection errors, 408, 429 and 5xx are retried (with a short exponential backoff);
+first use with its own retries off, so every retry is ours (``tenacity``'s loop with our rule,
+stop and wait), bounded by ``llm_max_retries`` and counted. :meth:`LLMClient.complete_json`
+sends a system and a user message with a strict ``json_schema`` response format and returns
+the parsed object as an :class:`LLMResult`. Only timeouts, connection errors, 408, 429 and 5xx
+are retried (with a short exponential backoff, or the server's ``Retry-After`` when longer);
 any other HTTP error fails at once. Everything that goes wrong surfaces as an
 :class:`~kgmem.errors.LLMError` subclass — :class:`LLMUnavailable` (unreachable, rejected, out of
 retries), :class:`LLMRefused` (the model declined) or :class:`LLMMalformed` (not a JSON object) —
@@ -25,8 +26,9 @@ from typing import TYPE_CHECKING, Any
 from kgmem.errors import LLMError
 from kgmem.settings import Settings
 
-if TYPE_CHECKING:  # imported on first use: the thin client install has no openai
+if TYPE_CHECKING:  # imported on first use: the thin client install has neither
     import openai
+    from tenacity import RetryCallState
 
 log = logging.getLogger("kgmem.llm")
 
@@ -173,39 +175,57 @@ class LLMClient:
             raise LLMUnavailable(
                 "no LLM is configured: set KGMEM_LLM_BASE_URL and/or KGMEM_LLM_API_KEY"
             )
+        from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt
+
         started = time.perf_counter()
         retries = 0
+        result: tuple[dict[str, Any], int, int] | None = None
         try:
-            while True:
-                try:
-                    result = await self._attempt(system, user, schema, schema_name)
-                    break
-                except _Retryable as exc:
-                    if retries >= self._max_retries:
-                        raise LLMUnavailable(
-                            f"LLM call failed after {retries + 1} attempts: {exc.reason}",
-                            attempts=retries + 1,
-                            status=exc.status,
-                        ) from exc
-                    delay = max(exc.wait_s, self._backoff_s * 2**retries * random.uniform(0.5, 1))
-                    retries += 1
-                    log.warning(
-                        "LLM attempt failed (%s); retry %d/%d in %.2fs",
-                        exc.reason,
-                        retries,
-                        self._max_retries,
-                        delay,
-                    )
-                    await asyncio.sleep(delay)
+            try:
+                async for attempt in AsyncRetrying(
+                    retry=retry_if_exception_type(_Retryable),
+                    stop=stop_after_attempt(self._max_retries + 1),
+                    wait=self._wait,
+                    before_sleep=self._log_retry,
+                    reraise=True,
+                ):
+                    with attempt:
+                        retries = attempt.retry_state.attempt_number - 1
+                        result = await self._attempt(system, user, schema, schema_name)
+            except _Retryable as exc:
+                raise LLMUnavailable(
+                    f"LLM call failed after {retries + 1} attempts: {exc.reason}",
+                    attempts=retries + 1,
+                    status=exc.status,
+                ) from exc
         except LLMError as exc:
             latency = (time.perf_counter() - started) * 1000
             self.stats.record(LLMCall(self.model, False, retries, latency, error=exc.code))
             log.error("LLM call failed (%s): %s", exc.code, self._redact(exc.message))
             raise
         latency = (time.perf_counter() - started) * 1000
+        assert result is not None  # the loop ends with a result or an exception
         data, tokens_in, tokens_out = result
         self.stats.record(LLMCall(self.model, True, retries, latency, tokens_in, tokens_out))
         return LLMResult(data, tokens_in, tokens_out, latency, self.model, retries)
+
+    def _wait(self, state: RetryCallState) -> float:
+        """Seconds before the next attempt: exponential backoff with jitter, or the server's
+        ``Retry-After`` when it asks for longer."""
+        failed = state.outcome.exception() if state.outcome is not None else None
+        asked = float(failed.wait_s) if isinstance(failed, _Retryable) else 0.0
+        done = state.attempt_number - 1
+        return max(asked, self._backoff_s * 2.0**done * random.uniform(0.5, 1))
+
+    def _log_retry(self, state: RetryCallState) -> None:
+        failed = state.outcome.exception() if state.outcome is not None else None
+        log.warning(
+            "LLM attempt failed (%s); retry %d/%d in %.2fs",
+            failed.reason if isinstance(failed, _Retryable) else failed,
+            state.attempt_number,
+            self._max_retries,
+            state.upcoming_sleep,
+        )
 
     async def _attempt(
         self, system: str, user: str, schema: dict[str, Any], schema_name: str

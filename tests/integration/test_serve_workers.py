@@ -88,11 +88,11 @@ def test_serve_with_two_workers_answers_concurrent_recalls(
         assert all(float(value) > 50e6 for _, value in rss)  # each holds its own models
         assert metrics.count("# TYPE kgmem_http_requests_total counter") == 1
         served = re.findall(
-            r'^kgmem_graphql_operations_total\{pid="(\d+)",operation="recall",outcome="ok"\} (\d+)',
+            r'^kgmem_graphql_operations_total\{operation="recall",outcome="ok",pid="(\d+)"\} (\S+)$',
             metrics,
             re.M,
         )
-        assert len(served) == 2 and sum(int(n) for _, n in served) == 16, served
+        assert len(served) == 2 and sum(float(n) for _, n in served) == 16, served
     finally:
         proc.send_signal(signal.SIGINT)
         _, stderr = proc.communicate(timeout=90)

@@ -76,8 +76,8 @@ def test_merge_gives_each_family_once_with_every_process_samples() -> None:
     lines = text.splitlines()
     assert lines.count("# TYPE kgmem_http_requests_total counter") == 1
     assert lines.count("# TYPE process_resident_memory_bytes gauge") == 1
-    assert 'kgmem_http_requests_total{pid="11",path="/graphql",status="200"} 1' in lines
-    assert 'kgmem_http_requests_total{pid="22",path="/graphql",status="200"} 2' in lines
+    assert 'kgmem_http_requests_total{path="/graphql",pid="11",status="200"} 1.0' in lines
+    assert 'kgmem_http_requests_total{path="/graphql",pid="22",status="200"} 2.0' in lines
     rss = [ln for ln in lines if ln.startswith("process_resident_memory_bytes{")]
     assert len(rss) == 2 and all(float(ln.split()[-1]) > 1e6 for ln in rss)
     # every sample sits under its own family's TYPE line

@@ -50,3 +50,4 @@ def test_version_works_and_a_service_command_names_the_missing_extra() -> None:
 
 def test_this_environment_has_every_extra_the_tests_use() -> None:
     assert missing("server") == []
+    assert missing("frameworks") == [] and missing("otel") == []
