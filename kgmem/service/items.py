@@ -45,7 +45,7 @@ def encode_value(value: object) -> str:
     if not isinstance(value, Mapping):
         raise InvalidInput(f"an item value must be a JSON object, got {type(value).__name__}")
     try:
-        text = json.dumps(dict(value), ensure_ascii=False, sort_keys=True)
+        text = json.dumps(dict(value), ensure_ascii=False)  # key order kept, as put
     except (TypeError, ValueError) as exc:
         raise InvalidInput(f"an item value must be JSON-serialisable: {exc}") from None
     if len(text) > MAX_VALUE_CHARS:

@@ -88,7 +88,7 @@ def test_serve_with_two_workers_answers_concurrent_recalls(
         assert all(float(value) > 50e6 for _, value in rss)  # each holds its own models
         assert metrics.count("# TYPE kgmem_http_requests_total counter") == 1
         served = re.findall(
-            r'^kgmem_graphql_operations_total\{operation="recall",outcome="ok",pid="(\d+)"\} (\S+)$',
+            r'^kgmem_graphql_operations_total\{operation="recall",outcome="ok",pid="(\d+)"\} (\S+)',
             metrics,
             re.M,
         )

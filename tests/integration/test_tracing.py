@@ -8,6 +8,7 @@ remember and consolidate are spans too. Without an endpoint no OpenTelemetry mod
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 import threading
@@ -128,3 +129,23 @@ def test_without_an_endpoint_no_opentelemetry_loads() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_a_callers_span_is_the_parent_of_kgmems(collector: Collector) -> None:
+    from opentelemetry.sdk.trace import TracerProvider
+
+    tracing.configure(collector.url)
+
+    @tracing.traced("kgmem.unit")
+    async def work() -> None:
+        tracing.stage("unit.stage", 1.0, 1.5)
+
+    caller = TracerProvider().get_tracer("agent")  # the application's own provider
+    with caller.start_as_current_span("agent.turn") as outer:
+        asyncio.run(work())
+    tracing.shutdown()
+    by_name = {s.name: s for s in collector.spans}
+    assert by_name["kgmem.unit"].parent_span_id == outer.get_span_context().span_id.to_bytes(8)
+    assert by_name["unit.stage"].parent_span_id == by_name["kgmem.unit"].span_id
+    stage = by_name["unit.stage"]
+    assert stage.end_time_unix_nano - stage.start_time_unix_nano == 500_000_000
