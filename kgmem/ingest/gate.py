@@ -143,17 +143,19 @@ def _by_similarity(
         # threshold judged nothing ("wrote program number 0" and "... number 1" both guessed as
         # one field of study), and neither did two kinds of one family ("doesn't love green tea
         # anymore, prefers black coffee" beside "loves green tea"): the wording still tells.
-        judged = (
+        read = (
             claim is not None
             and n.claim is not None
-            and (claim.slot == n.claim.slot or family(claim.slot) != family(n.claim.slot))
             and min(claim.confidence, n.claim.confidence) >= min_claim_confidence
         )
+        kinds = read and claim.slot != n.claim.slot and family(claim.slot) == family(n.claim.slot)  # type: ignore[union-attr]
         conflict = (
             None
-            if judged or sim < CONTRADICTION_SIM - SIM_EPS
+            if (read and not kinds) or sim < CONTRADICTION_SIM - SIM_EPS
             else detect_contradiction(candidate.content, n.content, new_is_correction=is_correction)
         )
+        if kinds and conflict is not None and conflict.kind == ContradictionKind.VALUE_CHANGE:
+            conflict = None  # "prefers red wine with dinner" beside "prefers tea": two kinds
         if conflict is not None:
             return _resolve(candidate, n, conflict, strategy, now)
         if sim < UPDATE_SIM - SIM_EPS and _replaces(candidate, claim, n, min_claim_confidence):
