@@ -1,8 +1,9 @@
 """Which optional parts of kgmem this install has, and the one-line error naming a missing one.
 
 The core install is the thin client (the SDK and the CLI's own plumbing); the ``server`` extra
-brings the models, GDS and the API, ``llm`` the OpenAI client, ``torch`` the torch embedder,
-``frameworks`` LangGraph and LangChain (``kgmem.adapters``), ``otel`` the OpenTelemetry SDK.
+brings the models, GDS and the API, ``mcp`` the MCP SDK (``kgmem mcp``, ``/mcp``), ``llm`` the
+OpenAI client, ``torch`` the torch embedder, ``frameworks`` LangGraph and LangChain
+(``kgmem.adapters``), ``otel`` the OpenTelemetry SDK.
 :func:`require` checks an extra's modules with ``importlib.util.find_spec`` (nothing is imported,
 so the check costs microseconds) and raises a ``ConfigError`` that says what to install.
 """
@@ -29,6 +30,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
         "prometheus_client",
     ),
     "llm": ("openai", "tenacity"),
+    "mcp": ("mcp",),
     "torch": ("torch", "sentence_transformers"),
     "frameworks": ("langgraph", "langchain_core"),
     "otel": ("opentelemetry.sdk", "opentelemetry.exporter.otlp.proto.http"),

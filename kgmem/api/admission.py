@@ -4,8 +4,8 @@ Contract. An overloaded server should say so at once rather than queue without b
 caller (or a load balancer) retries later or elsewhere and the requests already admitted keep
 their latency.
 
-* :class:`InFlightLimit` (ASGI middleware) admits at most ``api_max_in_flight`` GraphQL POSTs
-  at once in this process; one more is answered ``503 overloaded`` with ``Retry-After`` at
+* :class:`InFlightLimit` (ASGI middleware) admits at most ``api_max_in_flight`` GraphQL and MCP
+  POSTs at once in this process; one more is answered ``503 overloaded`` with ``Retry-After`` at
   once, before its body is read. The probes, ``/metrics`` and GraphiQL are never refused, so an
   overloaded process still says how it is. ``kgmem_requests_in_flight`` shows the count.
 * :class:`TokenBuckets` is a token bucket per API key: ``api_rate_per_s`` tokens a second up
@@ -36,6 +36,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from kgmem.api.limits import send_json
 from kgmem.api.metrics import Metrics
 
+ADMITTED = frozenset({"/graphql", "/mcp"})  # the routes that run operations (GraphQL, MCP)
 RETRY_AFTER_S = 1  # an overloaded process frees a slot within a recall's latency: retry soon
 
 
@@ -76,7 +77,7 @@ class InFlightLimit:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if not (
-            scope["type"] == "http" and scope["method"] == "POST" and scope["path"] == "/graphql"
+            scope["type"] == "http" and scope["method"] == "POST" and scope["path"] in ADMITTED
         ):
             await self.app(scope, receive, send)
             return

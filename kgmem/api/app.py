@@ -1,5 +1,6 @@
-"""The Starlette app: ``create_app(settings)`` serves ``/graphql`` (+ GraphiQL), ``/xray``,
-``/healthz``, ``/readyz`` and ``/metrics``.
+"""The Starlette app: ``create_app(settings)`` serves ``/graphql`` (+ GraphiQL), ``/mcp`` (the
+MCP server over streamable HTTP, :mod:`kgmem.mcp.http`, when the ``mcp`` extra is installed),
+``/xray``, ``/healthz``, ``/readyz`` and ``/metrics``.
 
 The app's lifespan owns the service: it builds one :class:`~kgmem.service.Kgmem` (the Neo4j
 driver and the models) from the settings, connects it, loads the models in a worker thread in
@@ -14,8 +15,9 @@ GraphiQL at ``GET /graphql`` with its assets under ``/graphiql/`` (``kgmem.api.g
 Every error a caller sees is JSON with a code and a message, never a traceback. The probes and
 the lazy Neo4j connection they share are in :mod:`kgmem.api.probes`.
 
-Backpressure (:mod:`kgmem.api.admission`): past ``api_max_in_flight`` GraphQL requests at once
-this process answers 503, and a key past its ``api_rate_per_s`` 429, both with ``Retry-After``.
+Backpressure (:mod:`kgmem.api.admission`): past ``api_max_in_flight`` GraphQL and MCP requests at
+once this process answers 503, and a key past its ``api_rate_per_s`` 429, both with
+``Retry-After``; ``/mcp`` admits its callers through the same keys and buckets (``admit``).
 Every GraphQL request runs in a consistency scope: the bookmarks of the writes it made come back
 in the response's ``extensions.bookmarks`` (the token a later ``recall(bookmarks: ...)`` passes
 to read those writes on a cluster). ``create_app()`` with no argument builds its settings from
@@ -30,8 +32,8 @@ import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from typing import Any
+from contextlib import asynccontextmanager, nullcontext
+from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -52,11 +54,15 @@ from kgmem.api.metrics import Metrics
 from kgmem.api.probes import RECONNECT_EVERY_S, ensure_connected, healthz, metrics_endpoint, readyz
 from kgmem.api.schema import build_schema
 from kgmem.errors import ModelUnavailable
+from kgmem.extras import missing
 from kgmem.service import Kgmem
 from kgmem.settings import Settings
 
+if TYPE_CHECKING:
+    from kgmem.mcp.http import Mounted
+
 log = logging.getLogger("kgmem.api")
-ROUTES = ("/graphql", "/xray", "/healthz", "/readyz", "/metrics")
+ROUTES = ("/graphql", "/mcp", "/xray", "/healthz", "/readyz", "/metrics")
 
 
 def _error(status: int, code: str, message: str, **headers: str) -> JSONResponse:
@@ -80,27 +86,33 @@ class KgmemGraphQL(GraphQL[ApiContext, None]):
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         # Only POST executes operations (GET only renders GraphiQL), so only POST needs a key.
         if scope["type"] == "http" and scope["method"] == "POST":
-            principal = self._authenticate(Request(scope))
+            principal = self.admit(Request(scope))
             if isinstance(principal, Response):
                 await principal(scope, receive, send)
-                return
-            wait = self.buckets.take(principal.name)
-            if wait > 0:
-                self.metrics.overload.inc(reason="rate_limited")
-                limited = _error(
-                    429,
-                    "rate_limited",
-                    f"this API key may send {self.settings.api_rate_per_s:g} requests a second: "
-                    "retry after the time Retry-After gives",
-                    **{"Retry-After": retry_after(wait)},
-                )
-                await limited(scope, receive, send)
                 return
             scope.setdefault("state", {})["principal"] = principal
         # The writes this request makes leave their bookmarks here (extensions.bookmarks).
         with Kgmem.writes_bookmarks() as written:
             scope.setdefault("state", {})["bookmarks"] = written
             await super().__call__(scope, receive, send)
+
+    def admit(self, request: Request) -> Principal | Response:
+        """The caller of a request that will execute operations, or the refusal to send: no or
+        a wrong key (401), or a key past its rate (429). ``/mcp`` admits through here too."""
+        principal = self._authenticate(request)
+        if isinstance(principal, Response):
+            return principal
+        wait = self.buckets.take(principal.name)
+        if wait > 0:
+            self.metrics.overload.inc(reason="rate_limited")
+            return _error(
+                429,
+                "rate_limited",
+                f"this API key may send {self.settings.api_rate_per_s:g} requests a second: "
+                "retry after the time Retry-After gives",
+                **{"Retry-After": retry_after(wait)},
+            )
+        return principal
 
     def _authenticate(self, request: Request) -> Principal | Response:
         if self.settings.api_auth_disabled:
@@ -219,7 +231,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         app.state.snapshots = shared
         sharing = asyncio.create_task(shared.keep_writing(metrics, km)) if shared else None
         try:
-            yield
+            async with mcp.running() if mcp else nullcontext():
+                yield
         finally:
             if shared is not None and sharing is not None:
                 sharing.cancel()
@@ -243,6 +256,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         )
     middleware.append(Middleware(BodySizeLimit, max_bytes=settings.api_max_body_bytes))
     graphql = KgmemGraphQL(settings, keyring, metrics)
+    mcp = _mcp(settings, graphql)
     app = Starlette(
         routes=[
             Route("/graphql", graphql, methods=["GET", "POST"]),
@@ -251,6 +265,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             Route("/metrics", metrics_endpoint, methods=["GET"]),
             *xray_page.routes(),
             *graphiql_page.routes(),
+            *([mcp.route] if mcp else []),
         ],
         middleware=middleware,
         exception_handlers={Exception: _internal_error},
@@ -259,6 +274,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
     app.state.metrics = metrics
     app.state.settings = settings
     return app
+
+
+def _mcp(settings: Settings, graphql: KgmemGraphQL) -> Mounted | None:
+    """MCP at /mcp, admitted like GraphQL; None in an install without the ``mcp`` extra."""
+    if missing("mcp"):
+        return None
+    from kgmem.mcp.http import mount  # the MCP SDK is imported only when it is installed
+
+    return mount(settings, graphql.admit)
 
 
 def serving(settings: Settings) -> Settings:

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from kgmem.api.errors import Forbidden
 from kgmem.errors import ConfigError, InvalidInput
 from kgmem.settings import Settings
 from kgmem.validation import check_namespace
@@ -40,6 +41,25 @@ class Principal:
 
     def allows(self, namespace: str) -> bool:
         return self.namespaces is None or namespace in self.namespaces
+
+
+def namespace_for(principal: Principal, requested: str | None, default: str) -> str:
+    """The namespace a call by ``principal`` will use: the one ``requested``, if the key may use
+    it (else :class:`Forbidden`, before any I/O); otherwise the key's only namespace, or
+    ``default`` for an admin. GraphQL and MCP both resolve every namespace argument here."""
+    if requested is not None:
+        ns = check_namespace(requested)
+        if not principal.allows(ns):
+            # Same answer whether or not the namespace exists: nothing about it leaks.
+            raise Forbidden(f"this API key may not use namespace {ns!r}")
+        return ns
+    if principal.namespaces is None:
+        return default
+    if len(principal.namespaces) == 1:
+        return next(iter(principal.namespaces))
+    raise InvalidInput(
+        "this API key covers several namespaces: name one with the namespace argument"
+    )
 
 
 ANONYMOUS_ADMIN = Principal("auth-disabled", None)

@@ -16,15 +16,12 @@ from typing import Any, TypeVar, cast
 
 import strawberry
 
-from kgmem.api.auth import Principal
-from kgmem.api.errors import Forbidden
+from kgmem.api.auth import Principal, namespace_for
 from kgmem.api.limits import page_size
 from kgmem.api.loaders import Loaders
 from kgmem.api.metrics import Metrics
-from kgmem.errors import InvalidInput
 from kgmem.service import Kgmem
 from kgmem.settings import Settings
-from kgmem.validation import check_namespace
 
 
 @dataclass
@@ -40,20 +37,7 @@ class ApiContext:
 
     def namespace(self, requested: str | None) -> str:
         """The namespace this request may use for an operation (see the module docstring)."""
-        p = self.principal
-        if requested is not None:
-            ns = check_namespace(requested)
-            if not p.allows(ns):
-                # Same answer whether or not the namespace exists: nothing about it leaks.
-                raise Forbidden(f"this API key may not use namespace {ns!r}")
-            return ns
-        if p.namespaces is None:
-            return self.settings.namespace
-        if len(p.namespaces) == 1:
-            return next(iter(p.namespaces))
-        raise InvalidInput(
-            "this API key covers several namespaces: name one with the namespace argument"
-        )
+        return namespace_for(self.principal, requested, self.settings.namespace)
 
     def page(self, value: int, what: str = "first") -> int:
         return page_size(value, self.settings, what)

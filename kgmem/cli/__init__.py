@@ -8,9 +8,9 @@ red ``error:`` line on stderr and exit code 1 — never a stack trace; wrong usa
 Commands that depend on parts built elsewhere (``serve`` needs ``kgmem.api``, ``consolidate`` and
 ``worker`` need ``Kgmem.consolidate``) import or look them up when they run, and say clearly
 when they are missing. This module builds the ``app`` from one module per command group
-(``db``, ``serve``, ``writing``, ``reading``, ``browsing``, ``moving``, ``consolidation``,
-``worker``; what they share is in ``plumbing``); its ``main`` is what the ``kgmem`` console
-script (``kgmem.entry``) and ``python -m kgmem`` run.
+(``db``, ``serve``, ``mcp_server``, ``writing``, ``reading``, ``browsing``, ``moving``,
+``consolidation``, ``worker``; what they share is in ``plumbing``); its ``main`` is what the
+``kgmem`` console script (``kgmem.entry``) and ``python -m kgmem`` run.
 Every command runs kgmem's service in this process, so each needs the ``server`` extra: the root
 callback checks for it (without importing it) and names the extra in one line when it is
 missing; ``--version`` and ``--help`` work on the thin client install, and so do ``remember``
@@ -27,7 +27,17 @@ from typing import Any
 import typer
 
 import kgmem
-from kgmem.cli import browsing, consolidation, db, moving, reading, serve, worker, writing
+from kgmem.cli import (
+    browsing,
+    consolidation,
+    db,
+    mcp_server,
+    moving,
+    reading,
+    serve,
+    worker,
+    writing,
+)
 from kgmem.cli.plumbing import fail
 from kgmem.errors import KgmemError
 from kgmem.extras import require
@@ -68,6 +78,7 @@ def _root(
 # Registered here, in the order ``kgmem --help`` lists them; each module holds one command group.
 app.add_typer(db.db_app, name="db")
 app.command("serve")(serve.serve_cmd)
+app.command("mcp")(mcp_server.mcp_cmd)
 app.command("remember")(writing.remember_cmd)
 app.command("observe")(writing.observe_cmd)
 app.command("recall")(reading.recall_cmd)
