@@ -21,11 +21,11 @@ import pytest
 
 pytest.importorskip("mcp")
 
-from mcp import Client, StdioServerParameters  # noqa: E402
-from mcp_types import CallToolResult, TextContent  # noqa: E402
+from mcp import Client, StdioServerParameters
+from mcp_types import CallToolResult, TextContent
 
-from kgmem.graph.launcher import free_port  # noqa: E402
-from kgmem.service import Kgmem  # noqa: E402
+from kgmem.graph.launcher import free_port
+from kgmem.service import Kgmem
 
 pytestmark = [pytest.mark.graph, pytest.mark.models, pytest.mark.slow]
 
@@ -88,9 +88,7 @@ def test_stdio_lists_observes_recalls_explains_and_forgets(
 ) -> None:
     async def steps(client: Client) -> dict[str, Any]:
         listed = await client.list_tools()
-        observed = _ok(
-            await client.call_tool("observe", {"turns": CONVERSATION, "flush": True})
-        )
+        observed = _ok(await client.call_tool("observe", {"turns": CONVERSATION, "flush": True}))
         recalled = _ok(await client.call_tool("recall", {"query": "Where does Maya live?"}))
         explained = _ok(await client.call_tool("explain", {"query": "Where does Maya live?"}))
         first = recalled["hits"][0]["id"]
