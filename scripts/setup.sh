@@ -43,7 +43,7 @@ say "installing Python packages (pinned by constraints.txt)"
 # KGMEM_LEAN=1 installs that lean set (and the test tools) instead.
 pip_install() { .venv/bin/pip install --quiet --disable-pip-version-check -c constraints.txt "$@"; }
 if [[ "${KGMEM_LEAN:-}" == "1" ]]; then
-  pip_install -e '.[server,llm,notebooks,test,frameworks,otel]'
+  pip_install -e '.[server,llm,notebooks,test,frameworks,otel,mcp]'
 else
   pip_install -e '.[dev]'
 fi

@@ -50,4 +50,34 @@ def test_version_works_and_a_service_command_names_the_missing_extra() -> None:
 
 def test_this_environment_has_every_extra_the_tests_use() -> None:
     assert missing("server") == []
-    assert missing("frameworks") == [] and missing("otel") == []
+    assert missing("frameworks") == [] and missing("otel") == [] and missing("mcp") == []
+
+
+def test_without_the_mcp_extra_kgmem_mcp_names_it_and_the_api_serves_without_mcp() -> None:
+    blocked = "import sys\nsys.modules['mcp'] = None\n"
+    command = subprocess.run(
+        [sys.executable, "-c", blocked + "from kgmem.cli import main\nmain(['mcp'])"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert command.returncode == 1
+    lines = command.stderr.strip().splitlines()
+    assert len(lines) == 1, command.stderr
+    assert "`kgmem mcp` needs the mcp extra: pip install 'kgmem[mcp]'" in lines[0]
+    app = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            blocked + "from kgmem.api import create_app\nfrom kgmem.settings import Settings\n"
+            "app = create_app(Settings(api_auth_disabled=True))\n"
+            "print(sorted(getattr(r, 'path', '') for r in app.routes))",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert app.returncode == 0, app.stderr[-2000:]
+    assert "/graphql" in app.stdout and "/mcp" not in app.stdout
