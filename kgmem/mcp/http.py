@@ -14,6 +14,7 @@ on only when auth is disabled: with keys required, a page in a browser cannot ca
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
@@ -108,8 +109,26 @@ def mount(settings: Settings, admit: Admit) -> Mounted:
 
     @asynccontextmanager
     async def running() -> AsyncIterator[None]:
-        async with manager.run():
+        # The manager's task group must be entered and left by one task; a lifespan may be
+        # entered and left by different ones (a test harness does), so a task of its own holds it.
+        started, stop = asyncio.Event(), asyncio.Event()
+
+        async def hold() -> None:
+            async with manager.run():
+                started.set()
+                await stop.wait()
+
+        holder = asyncio.create_task(hold())
+        waiting = asyncio.create_task(started.wait())
+        await asyncio.wait({holder, waiting}, return_when=asyncio.FIRST_COMPLETED)
+        if holder.done():  # it failed to start: say why
+            waiting.cancel()
+            await holder
+        try:
             yield
+        finally:
+            stop.set()
+            await holder
 
     endpoint: Any = McpEndpoint(manager, admit)
     return Mounted(Route(PATH, endpoint, methods=["GET", "POST", "DELETE"]), running)
