@@ -234,10 +234,10 @@ class Settings(BaseSettings):
         64,
         ge=1,
         le=100_000,
-        description="GraphQL requests one API process runs at once (503 + Retry-After beyond).",
+        description="GraphQL and MCP requests one API process runs at once (503 beyond).",
     )
     api_rate_per_s: float = Field(
-        0.0, ge=0, description="GraphQL requests per second per API key (0 = no rate limit)."
+        0.0, ge=0, description="GraphQL and MCP requests a second per API key (0 = no limit)."
     )
     api_metrics_dir: Path | None = Field(
         None,
