@@ -66,9 +66,9 @@ def build_server(backend: Backend) -> MCPServer:
 class StdioBackend:
     """One user on this machine: the configured namespace, this process's own service."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, km: Kgmem | None = None) -> None:
         self.settings = settings
-        self.km = Kgmem(settings)
+        self.km = km or Kgmem(settings)  # a service of the caller's (a benchmark) may be lent
         self._principal = Principal("stdio", frozenset({settings.namespace}))
         self._connected = False
         self._lock = asyncio.Lock()
