@@ -6,7 +6,7 @@ so an observe's answer carries its receipts. Over the SDK's streamable-HTTP clie
 key: the tools are listed, a conversation is observed, recalled, explained and forgotten. A
 wrong key is refused with 401 before any MCP handling, a tenant key naming the other tenant's
 namespace is a ``forbidden`` tool error, and a body over the limit is refused with 413 — each
-with nothing written.
+with nothing written. In process, a key's rate budget is one for ``/graphql`` and ``/mcp``.
 """
 
 from __future__ import annotations
@@ -31,9 +31,11 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult, TextContent
 
-from api.helpers import ADMIN_KEY, KEY_A, KEY_B
+from api.helpers import ADMIN_KEY, KEY_A, KEY_B, api_settings, running
+from kgmem.api import create_app
 from kgmem.graph.launcher import free_port
 from kgmem.service import Kgmem
+from kgmem.settings import Settings
 
 pytestmark = [pytest.mark.graph, pytest.mark.models, pytest.mark.slow]
 
@@ -216,3 +218,30 @@ def test_http_oversized_argument_is_refused_with_nothing_written(
     result = served.drive(KEY_B, steps)
     assert result.is_error and "invalid_input" in _text(result)
     assert arun(km.stats(namespace=served.ns_b))["nodes"] == before
+
+
+def test_one_rate_budget_per_key_covers_graphql_and_mcp(
+    server_settings: Settings, km: Kgmem, arun: Any
+) -> None:
+    settings = api_settings(
+        server_settings,
+        api_keys={KEY_A: ["mcp-rate"]},
+        api_rate_per_s=0.01,
+        api_rate_burst=1,
+        api_preload_models=False,
+    )
+    app = create_app(settings)
+    headers = {"Authorization": f"Bearer {KEY_A}", "Accept": "application/json"}
+    ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+
+    async def calls() -> list[httpx.Response]:
+        async with running(app) as client:
+            return [
+                await client.post("/graphql", json={"query": "{ __typename }"}, headers=headers),
+                await client.post("/mcp", json=ping, headers=headers),
+            ]
+
+    graphql, mcp = arun(calls())
+    assert graphql.status_code == 200, graphql.text
+    assert mcp.status_code == 429 and mcp.json()["error"]["code"] == "rate_limited"
+    assert int(mcp.headers["Retry-After"]) >= 1
