@@ -37,18 +37,20 @@ def test_remember_correct_timeline_entity_and_stats(km: Kgmem, namespace: str, a
 
     async def steps() -> dict[str, Any]:
         async with Client(server) as client:
-            first = _ok(await client.call_tool("remember", {"text": "Maya lives in Denver."}))
+            first = _ok(
+                await client.call_tool("remember", {"text": "Maya Johnson lives in Denver."})
+            )
             old = first["receipt"]["memory_id"]
             fixed = _ok(
                 await client.call_tool(
-                    "correct", {"memory_id": old, "text": "Maya lives in Boulder."}
+                    "correct", {"memory_id": old, "text": "Maya Johnson lives in Boulder."}
                 )
             )
             return {
                 "first": first,
                 "fixed": fixed,
-                "timeline": _ok(await client.call_tool("timeline", {"entity": "Maya"})),
-                "entity": _ok(await client.call_tool("entity", {"name": "Maya"})),
+                "timeline": _ok(await client.call_tool("timeline", {"entity": "Maya Johnson"})),
+                "entity": _ok(await client.call_tool("entity", {"name": "Maya Johnson"})),
                 "stats": _ok(await client.call_tool("stats", {})),
                 "too_many": await client.call_tool("recall", {"query": "Maya", "limit": 101}),
                 "profile": await client.call_tool("recall", {"query": "Maya", "profile": "x"}),
