@@ -96,6 +96,8 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                 "mcp_stdio": through(piped),
             }
             times: dict[str, list[float]] = {p: [] for p in PATHS}
+            # path -> the path that ran just before it for the same question ("" when first)
+            after: dict[str, dict[str, list[float]]] = {p: {} for p in PATHS}
             paired: dict[str, list[float]] = {p: [] for p in PATHS[1:]}
             for i, q in enumerate(asked):
                 order = ORDERS[i % len(ORDERS)]
@@ -112,6 +114,8 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                     continue
                 for path in PATHS:
                     times[path].append(took[path])
+                for before, path in zip(("", *order), order, strict=False):
+                    after[path].setdefault(before or "first", []).append(took[path])
                 for path in PATHS[1:]:
                     paired[path].append(took[path] - took["in_process"])
     base = statistics.median(times["in_process"])
@@ -125,6 +129,10 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
             "median_paired_difference": round(statistics.median(paired[p]), 2),
         }
         for p in PATHS[1:]
+    }
+    res["p50_by_predecessor_ms"] = {
+        p: {b: round(statistics.median(v), 2) for b, v in sorted(runs_after.items())}
+        for p, runs_after in after.items()
     }
     res["loadavg_end"] = list(os.getloadavg())
     res["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
@@ -147,6 +155,14 @@ def report_md(res: dict[str, Any]) -> str:
             f"{o['p50_minus_in_process_p50']} | {o['median_paired_difference']}" if o else "— | —"
         )
         rows.append(f"| {path} | {m['p50']} | {m['p95']} | {extra} |")
+    rows += [
+        "\np50 ms by the path that ran just before, on the same question:\n",
+        "| path | " + " | ".join(("first", *PATHS)) + " |",
+        "|---|" + "---:|" * (len(PATHS) + 1),
+    ]
+    for path, by in res["p50_by_predecessor_ms"].items():
+        cells = [str(by.get(b, "—")) for b in ("first", *PATHS)]
+        rows.append(f"| {path} | " + " | ".join(cells) + " |")
     return "\n".join(rows) + "\n"
 
 
