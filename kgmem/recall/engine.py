@@ -167,6 +167,7 @@ async def recall(
         tiers=req.tiers,
         min_confidence=req.min_confidence,
         include_superseded=req.include_superseded or strategy.include_superseded,
+        include_expired=strategy.include_expired,
     )
     # Scoring and selection are CPU only: a worker thread, so the loop serves other requests.
     chosen = await asyncio.to_thread(

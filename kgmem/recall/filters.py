@@ -29,6 +29,9 @@ HISTORY_STATUSES = frozenset({"superseded", "merged"})
 class Filters:
     as_of: datetime | None = None
     include_superseded: bool = False
+    # a memory whose own validity ran out (a planned party, a past deadline) still answers a
+    # question about when: superseded or not is another matter (``include_superseded``)
+    include_expired: bool = False
     categories: frozenset[str] | None = None
     tiers: frozenset[str] | None = None
     min_confidence: float = 0.0
@@ -127,7 +130,8 @@ def verdict(
             return _drop(c, DropReason.SUPERSEDED, _replaced(c.status, successors))
         if c.status not in f.statuses | (HISTORY_STATUSES if f.include_superseded else set()):
             return _drop(c, DropReason.STATUS, f"status {c.status}")
-        if c.valid_until is not None and c.valid_until <= now and not f.include_superseded:
+        lapsed_ok = f.include_superseded or f.include_expired
+        if c.valid_until is not None and c.valid_until <= now and not lapsed_ok:
             return _drop(c, DropReason.VALIDITY, f"expired {c.valid_until:%Y-%m-%d}")
     if f.categories is not None and c.category not in f.categories:
         return _drop(c, DropReason.STATUS, f"category {c.category} not requested")

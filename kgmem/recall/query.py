@@ -162,6 +162,7 @@ class Strategy:
     utility_boost: float
     sort: str
     include_superseded: bool = False
+    include_expired: bool = False  # memories whose own validity ran out
     categories: frozenset[Category] | None = None
     graph_hops: int = 1
     relations: frozenset[MemoryRelation] = frozenset()
@@ -184,6 +185,7 @@ STRATEGIES: dict[Intent, Strategy] = {
         0.0,
         "valid_from_desc",
         include_superseded=True,
+        include_expired=True,
         channels=HYBRID,
     ),
     Intent.CAUSAL: Strategy(
@@ -241,7 +243,8 @@ _PAST_RE = cue(r"did", r"was", r"were", r"had", r"used to", r"previously", r"bef
 
 def strategy_for(query: str) -> Strategy:
     """The router's row for ``query``: its intent's strategy, reading superseded memories only
-    when a temporal question asks about the past."""
+    when a temporal question asks about the past (one in the present still reads memories whose
+    own validity ran out: "When is Nate hosting a gaming party?")."""
     strategy = STRATEGIES[classify_intent(query)]
     if strategy.include_superseded and not _PAST_RE.search(query):
         return replace(strategy, include_superseded=False)

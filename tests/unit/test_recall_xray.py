@@ -98,3 +98,15 @@ def test_a_superseded_candidate_is_dropped_naming_what_superseded_it() -> None:
     ]
     kept, _ = apply_filters([old], Filters(include_superseded=True), mode, NOW, {}, {})
     assert kept == [old]
+
+
+def test_a_lapsed_memory_answers_when_questions_but_a_superseded_one_stays_out() -> None:
+    party = Candidate(id="m-party", content="Nate is hosting a gaming party.", created_at=NOW,
+                      valid_until=datetime(2025, 5, 1, tzinfo=UTC))  # fmt: skip
+    oat = Candidate(id="m-oat", content="Maya prefers oat milk.", created_at=NOW,
+                    status="superseded", valid_until=NOW)  # fmt: skip
+    mode = get_mode("full_context")
+    kept, dropped = apply_filters([party, oat], Filters(), mode, NOW, {}, {})
+    assert not kept and {d.reason for d in dropped} == {DropReason.VALIDITY, DropReason.SUPERSEDED}
+    kept, dropped = apply_filters([party, oat], Filters(include_expired=True), mode, NOW, {}, {})
+    assert kept == [party] and [d.reason for d in dropped] == [DropReason.SUPERSEDED]
