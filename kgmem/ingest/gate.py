@@ -223,7 +223,15 @@ def _replaces(
     # to trust over the change the words say, and two families of one attribute ("started
     # seeing someone" as a partner after "is single" as a status) were judged by no rule.
     new, held = family(claim.slot), family(n.claim.slot)
-    return new != held and (low < SURE or related_families(new, held))
+    if new == held:
+        # a qualifier read from the first noun ("$300 for a new desk chair" as a desk budget,
+        # "bumped the chair budget to $450" as a chair one) judged nothing either
+        return claim.slot != n.claim.slot and new in _GUESSED_QUALIFIERS
+    return low < SURE or related_families(new, held)
+
+
+# Families whose qualifier is the nearest noun to an amount or a date, not a named kind.
+_GUESSED_QUALIFIERS = frozenset({"budget", "quantity", "deadline", "goal"})
 
 
 def _update(candidate: ExtractedFact, n: Neighbour) -> GateDecision:

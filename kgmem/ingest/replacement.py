@@ -63,6 +63,7 @@ _THING_OPENING_RE = re.compile(
     r"^(?:the|this|that|these|those|its|it's|it is|there)\s+(?!days\b|past\b|last\b)",
     re.IGNORECASE,
 )
+_CLAUSE_END_RE = re.compile(r"[,;:]|\s(?:which|what|can|could|would|so|but)\s", re.IGNORECASE)
 _REQUEST_RE = re.compile(r"\bwants help\b|\?\s*$", re.IGNORECASE)
 # "would rather" states a preference held now, not a hypothetical
 _RATHER_RE = re.compile(r"\b(?:would|'d) rather\b", re.IGNORECASE)
@@ -76,10 +77,14 @@ def says_replacement(content: str) -> bool:
 def replaces_own_state(content: str) -> bool:
     """A replacement whose subject is the person the fact is about: not a relative's or a
     thing's, not a hypothetical, a request or a question (see module doc)."""
-    changed = says_replacement(content) or (
-        bool(_CHANGED_RE.search(content)) and not _ADDING_RE.search(content)
-    )
-    if not changed or HYPOTHETICAL_RE.search(_RATHER_RE.sub("", content)):
+    cue = _REPLACING_RE.search(content) or _CHANGED_RE.search(content)
+    if cue is None or _ADDING_RE.search(content):
+        return False
+    # The change's own clause decides whether it is a maybe: "bumped the chair budget to $450,
+    # which one would you pick now" asks a hypothetical of the assistant after a change made.
+    end = _CLAUSE_END_RE.search(content, cue.end())
+    clause = content[: end.start() if end else len(content)]
+    if HYPOTHETICAL_RE.search(_RATHER_RE.sub("", clause)):
         return False
     if _REQUEST_RE.search(content):
         return False

@@ -35,6 +35,8 @@ LATER = T0 + timedelta(days=40)
         "User is moving the Zoom call with the creative director to April 22 at 11 AM.",
         "User's test coverage for the API module has recently improved to 78%.",
         "User has a new sprint deadline of April 5, 2024.",
+        # the maybe is the request's, after the change: "which one would you pick now"
+        "Tomas bumped the chair budget to $450 after trying a few, which one would you pick now.",
     ],
 )
 def test_a_persons_own_replacement(text: str) -> None:
@@ -173,3 +175,30 @@ def test_two_kinds_of_one_family_are_told_apart_by_the_wording() -> None:
         claim=Claim("caroline", "preference:coffee", "black coffee", "holds", 0.8),
     )  # fmt: skip
     assert d.action == GateAction.SUPERSEDE and d.target_id == "m1"
+
+
+def test_a_guessed_qualifier_judges_nothing_a_named_kind_does() -> None:
+    def gate(old_text: str, old: Claim, text: str, new: Claim) -> GateAction:
+        held = Neighbour(
+            "m1", old_text, "h1", 0.7, category=Category.FACT, valid_from=T0,
+            entities=("tomas",), claim=old,
+        )  # fmt: skip
+        return decide(
+            ExtractedFact(text, Category.FACT, 0.8, valid_from=LATER), content_hash(text),
+            frozenset({"tomas"}), [held], ConflictStrategy.TEMPORAL, LATER, claim=new,
+        ).action  # fmt: skip
+
+    chair = gate(
+        "Tomas has set aside $300 for a new desk chair.",
+        Claim("tomas", "budget:desk", "$300", "holds", 0.8),
+        "Tomas bumped the chair budget to $450 after trying a few in the shop.",
+        Claim("tomas", "budget:chair", "$450", "holds", 0.8),
+    )
+    assert chair == GateAction.SUPERSEDE
+    book = gate(
+        "Tomas's favourite book is Dune.",
+        Claim("tomas", "favourite:book", "dune", "holds", 0.8),
+        "Tomas's favourite film now is Arrival.",
+        Claim("tomas", "favourite:film", "arrival", "holds", 0.8),
+    )
+    assert book == GateAction.CREATE
