@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgmem.ingest.gate import decide
-from kgmem.ingest.gate_records import GateAction, Neighbour
+from kgmem.ingest.gate_records import GateAction, GateDecision, Neighbour
 from kgmem.ingest.normalize import content_hash
 from kgmem.ingest.replacement import replaces_own_state, says_replacement
 from kgmem.records import Claim, ExtractedFact
@@ -130,75 +130,79 @@ def test_without_replacement_wording_the_rule_never_retires(words: list[str], si
     assert d.conflict is None or d.conflict.cue != "replacement"
 
 
-def test_two_families_of_one_attribute_were_judged_by_no_rule() -> None:
-    single = Neighbour(
-        "m1", "Chloé is single and not really looking.", "h1", 0.57, category=Category.FACT,
-        valid_from=T0, entities=("chloé",),
-        claim=Claim("chloé", "relationship_status", "single", "holds", 0.8),
+def _against(
+    held: tuple[str, Claim, float, str],
+    said: tuple[str, Claim, str],
+    valid_from: datetime = LATER,
+) -> GateDecision:
+    """Gate the fact ``said`` (text, claim, category) against one stored memory ``held`` (text,
+    claim, cosine, category) of the same person."""
+    (old_text, old_claim, sim, old_category), (text, claim, category) = held, said
+    person = claim.subject
+    stored = Neighbour(
+        "m1", old_text, "h1", sim, category=old_category, valid_from=T0, entities=(person,),
+        claim=old_claim,
     )  # fmt: skip
-    text = "Chloé has started seeing someone, her name is Clara."
-    d = decide(
-        ExtractedFact(text, Category.EVENT, 0.8, valid_from=LATER), content_hash(text),
-        frozenset({"chloé"}), [single], ConflictStrategy.TEMPORAL, LATER,
-        claim=Claim("chloé", "partner", "someone", "holds", 0.8),
+    return decide(
+        ExtractedFact(text, category, 0.8, valid_from=valid_from), content_hash(text),
+        frozenset({person}), [stored], ConflictStrategy.TEMPORAL, LATER, claim=claim,
+    )  # fmt: skip
+
+
+def test_two_families_of_one_attribute_were_judged_by_no_rule() -> None:
+    d = _against(
+        ("Chloé is single and not really looking.",
+         Claim("chloé", "relationship_status", "single", "holds", 0.8), 0.57, Category.FACT),
+        ("Chloé has started seeing someone, her name is Clara.",
+         Claim("chloé", "partner", "someone", "holds", 0.8), Category.EVENT),
     )  # fmt: skip
     assert d.action == GateAction.SUPERSEDE and d.target_id == "m1"
 
 
 def test_a_corrected_birthday_is_dated_when_said_not_by_the_date_it_states() -> None:
-    old = Neighbour(
-        "m1", "Mirela's birthday is March 4th.", "h1", 0.87, category=Category.IDENTITY,
-        valid_from=T0, entities=("mirela",),
-        claim=Claim("mirela", "birthday", "march 4th", "holds", 0.8),
-    )  # fmt: skip
-    text = "Mirela got their birthday wrong earlier, it's March 14th, not the 4th."
     stated = datetime(2025, 3, 14, tzinfo=UTC)  # before the old fact was said
-    d = decide(
-        ExtractedFact(text, Category.CORRECTION, 0.8, valid_from=stated), content_hash(text),
-        frozenset({"mirela"}), [old], ConflictStrategy.TEMPORAL, LATER,
-        claim=Claim("mirela", "birthday", "march 14th", "holds", 0.75),
+    d = _against(
+        ("Mirela's birthday is March 4th.",
+         Claim("mirela", "birthday", "march 4th", "holds", 0.8), 0.87, Category.IDENTITY),
+        ("Mirela got their birthday wrong earlier, it's March 14th, not the 4th.",
+         Claim("mirela", "birthday", "march 14th", "holds", 0.75), Category.CORRECTION),
+        valid_from=stated,
     )  # fmt: skip
     assert d.action == GateAction.SUPERSEDE and not d.candidate_is_history
     assert d.old_valid_until == LATER
 
 
 def test_two_kinds_of_one_family_are_told_apart_by_the_wording() -> None:
-    tea = Neighbour(
-        "m1", "Caroline loves green tea in the morning.", "h1", 0.84, category=Category.PREFERENCE,
-        valid_from=T0, entities=("caroline",),
-        claim=Claim("caroline", "preference:tea", "green tea", "holds", 0.8),
-    )  # fmt: skip
-    text = "Caroline doesn't love green tea anymore, Caroline prefers black coffee in the morning."
-    d = decide(
-        ExtractedFact(text, Category.PREFERENCE, 0.8, valid_from=LATER), content_hash(text),
-        frozenset({"caroline"}), [tea], ConflictStrategy.TEMPORAL, LATER,
-        claim=Claim("caroline", "preference:coffee", "black coffee", "holds", 0.8),
+    tea = ("Caroline loves green tea in the morning.",
+           Claim("caroline", "preference:tea", "green tea", "holds", 0.8), 0.84,
+           Category.PREFERENCE)  # fmt: skip
+    d = _against(
+        tea,
+        ("Caroline doesn't love green tea anymore, Caroline prefers black coffee in the morning.",
+         Claim("caroline", "preference:coffee", "black coffee", "holds", 0.8),
+         Category.PREFERENCE),
     )  # fmt: skip
     assert d.action == GateAction.SUPERSEDE and d.target_id == "m1"
+    wine = (
+        "Caroline prefers red wine with dinner.",
+        Claim("caroline", "preference:wine", "red wine", "holds", 0.6),
+        Category.PREFERENCE,
+    )
+    assert _against((*tea[:2], 0.63, tea[3]), wine).action == GateAction.CREATE  # two kinds
 
 
 def test_a_guessed_qualifier_judges_nothing_a_named_kind_does() -> None:
-    def gate(old_text: str, old: Claim, text: str, new: Claim) -> GateAction:
-        held = Neighbour(
-            "m1", old_text, "h1", 0.7, category=Category.FACT, valid_from=T0,
-            entities=("tomas",), claim=old,
-        )  # fmt: skip
-        return decide(
-            ExtractedFact(text, Category.FACT, 0.8, valid_from=LATER), content_hash(text),
-            frozenset({"tomas"}), [held], ConflictStrategy.TEMPORAL, LATER, claim=new,
-        ).action  # fmt: skip
-
-    chair = gate(
-        "Tomas has set aside $300 for a new desk chair.",
-        Claim("tomas", "budget:desk", "$300", "holds", 0.8),
-        "Tomas bumped the chair budget to $450 after trying a few in the shop.",
-        Claim("tomas", "budget:chair", "$450", "holds", 0.8),
-    )
-    assert chair == GateAction.SUPERSEDE
-    book = gate(
-        "Tomas's favourite book is Dune.",
-        Claim("tomas", "favourite:book", "dune", "holds", 0.8),
-        "Tomas's favourite film now is Arrival.",
-        Claim("tomas", "favourite:film", "arrival", "holds", 0.8),
-    )
-    assert book == GateAction.CREATE
+    chair = _against(
+        ("Tomas has set aside $300 for a new desk chair.",
+         Claim("tomas", "budget:desk", "$300", "holds", 0.8), 0.7, Category.FACT),
+        ("Tomas bumped the chair budget to $450 after trying a few in the shop.",
+         Claim("tomas", "budget:chair", "$450", "holds", 0.8), Category.FACT),
+    )  # fmt: skip
+    assert chair.action == GateAction.SUPERSEDE
+    book = _against(
+        ("Tomas's favourite book is Dune.",
+         Claim("tomas", "favourite:book", "dune", "holds", 0.8), 0.7, Category.FACT),
+        ("Tomas's favourite film now is Arrival.",
+         Claim("tomas", "favourite:film", "arrival", "holds", 0.8), Category.FACT),
+    )  # fmt: skip
+    assert book.action == GateAction.CREATE
