@@ -28,11 +28,10 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from kgmem.ingest.claim_gate import ClaimConflict, ClaimSkip, claim_conflict, family
-from kgmem.ingest.claims import SURE
 from kgmem.ingest.contradiction import ContradictionCheck, ContradictionKind, detect_contradiction
 from kgmem.ingest.gate_records import GateAction, GateDecision, Neighbour
 from kgmem.ingest.normalize import normalize_name
-from kgmem.ingest.replacement import replaces_own_state, says_replacement
+from kgmem.ingest.replacement import retires, says_replacement
 from kgmem.ingest.sameness import MIN_SHARED_WORDING, separate_occurrences, shared_wording
 from kgmem.ingest.subject_match import lead_name, same_subject
 from kgmem.ingest.synthesis import (
@@ -44,7 +43,7 @@ from kgmem.ingest.synthesis import (
 from kgmem.records import Claim, ExtractedFact
 from kgmem.taxonomy import Category, ConflictStrategy, MemoryRelation, Status
 from kgmem.taxonomy.parsing import parse_enum
-from kgmem.taxonomy.slots import DATE_VALUED, related_families
+from kgmem.taxonomy.slots import DATE_VALUED
 
 # Seed 003's three-tier dedup, as DESIGN §4 step 5 fixes it: ≥ 0.95 is a semantic duplicate;
 # 0.85-0.95 a near-duplicate to merge (0.85 is also seed 002's DEDUP_COSINE_SIM).
@@ -138,27 +137,21 @@ def _by_similarity(
         if not is_correction and separate_occurrences(candidate.content, n.content):
             passed.append(f"{n.memory_id} is another dated occurrence")
             continue  # two dated events: neither one told twice nor one contradicting the other
-        # Two claims about different attributes are different facts, however alike the words;
-        # two on the same slot were judged by the claim rule above. A guess below the confidence
-        # threshold judged nothing ("wrote program number 0" and "... number 1" both guessed as
-        # one field of study), and neither did two kinds of one family ("doesn't love green tea
-        # anymore, prefers black coffee" beside "loves green tea"): the wording still tells.
-        read = (
-            claim is not None
-            and n.claim is not None
-            and min(claim.confidence, n.claim.confidence) >= min_claim_confidence
-        )
-        kinds = read and claim.slot != n.claim.slot and family(claim.slot) == family(n.claim.slot)  # type: ignore[union-attr]
+        read = _read_as(claim, n.claim, min_claim_confidence)
         conflict = (
             None
-            if (read and not kinds) or sim < CONTRADICTION_SIM - SIM_EPS
+            if read == "attributes" or sim < CONTRADICTION_SIM - SIM_EPS
             else detect_contradiction(candidate.content, n.content, new_is_correction=is_correction)
         )
-        if kinds and conflict is not None and conflict.kind == ContradictionKind.VALUE_CHANGE:
+        if (
+            read == "kinds"
+            and conflict is not None
+            and conflict.kind == ContradictionKind.VALUE_CHANGE
+        ):
             conflict = None  # "prefers red wine with dinner" beside "prefers tea": two kinds
         if conflict is not None:
             return _resolve(candidate, n, conflict, strategy, now)
-        if sim < UPDATE_SIM - SIM_EPS and _replaces(candidate, claim, n, min_claim_confidence):
+        if sim < UPDATE_SIM - SIM_EPS and retires(candidate, claim, n, min_claim_confidence):
             # "Jamal is the sous chef now" after "Jamal works as a line cook": the nearest state
             # of the same person, said again as changed, whatever slot either was read as.
             check = ContradictionCheck(
@@ -196,42 +189,18 @@ def _by_similarity(
     return GateDecision(GateAction.CREATE, None, reason, best)
 
 
-# What a replacement can retire: a state held, not a dated happening ("attended a support
-# group on May 7" stays true when "is now part of a support group" is said).
-_STATE_CATEGORIES = frozenset(
-    {Category.FACT, Category.PREFERENCE, Category.IDENTITY, Category.RELATIONSHIP,
-     Category.SKILL, Category.GOAL, Category.CONTEXT, Category.ACTIVITY}
-)  # fmt: skip
-
-
-def _replaces(
-    candidate: ExtractedFact, claim: Claim | None, n: Neighbour, min_claim_confidence: float
-) -> bool:
-    """The candidate says its person's state changed and ``n`` (near, same subject) is the state
-    it replaces. Where both claims were read with confidence the claim rule has judged the pair
-    (a repetition, an addition, two attributes, another person): this rule is for the rest."""
-    if n.category not in _STATE_CATEGORIES or not replaces_own_state(candidate.content):
-        return False
-    if claim is None or n.claim is None:
-        return True
-    low = min(claim.confidence, n.claim.confidence)
-    if low < min_claim_confidence:
-        return True
-    # Both read: the claim rule has judged a pair of one slot family, and two attributes named
-    # outright ("lives in Leeds now" beside "works as a line cook") are two facts. A guessed slot
-    # beside another ("switched courses to architecture" guessed as a language) is not a reading
-    # to trust over the change the words say, and two families of one attribute ("started
-    # seeing someone" as a partner after "is single" as a status) were judged by no rule.
-    new, held = family(claim.slot), family(n.claim.slot)
-    if new == held:
-        # a qualifier read from the first noun ("$300 for a new desk chair" as a desk budget,
-        # "bumped the chair budget to $450" as a chair one) judged nothing either
-        return claim.slot != n.claim.slot and new in _GUESSED_QUALIFIERS
-    return low < SURE or related_families(new, held)
-
-
-# Families whose qualifier is the nearest noun to an amount or a date, not a named kind.
-_GUESSED_QUALIFIERS = frozenset({"budget", "quantity", "deadline", "goal"})
+def _read_as(new: Claim | None, held: Claim | None, floor: float) -> str | None:
+    """How two claims read with confidence relate: ``attributes`` (one slot, judged by the claim
+    rule above, or two families: different facts however alike the words), ``kinds`` (two kinds of
+    one family, "doesn't love green tea anymore, prefers black coffee" beside "loves green tea":
+    only the wording's negation or correction tells), or None (a side unread, or a guess below
+    the threshold: "wrote program number 0" and "... number 1" both guessed as one field of study,
+    where the wording still tells the values apart)."""
+    if new is None or held is None or min(new.confidence, held.confidence) < floor:
+        return None
+    if new.slot != held.slot and family(new.slot) == family(held.slot):
+        return "kinds"
+    return "attributes"
 
 
 def _update(candidate: ExtractedFact, n: Neighbour) -> GateDecision:

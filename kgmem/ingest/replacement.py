@@ -14,6 +14,11 @@ Two questions the write gate asks of a candidate's text, without a slot:
   colleague's ("Yuki's husband just started at Amazon, so they're both in tech now"), a thing's
   ("The fridge is full of bacon now"), a hypothetical ("might switch to ... now"), a request.
 
+``retires(candidate, claim, neighbour, floor)`` is the gate's rule over both: the candidate says
+its person's state changed and the neighbour (near, same subject) is a state it replaces, unless
+the two claims were read with confidence as one attribute (the claim rule judged them) or as two
+attributes named outright.
+
 Pure and deterministic; the lexicon is English, like the rest of the local engine.
 """
 
@@ -21,7 +26,13 @@ from __future__ import annotations
 
 import re
 
+from kgmem.ingest.claim_gate import family
 from kgmem.ingest.claim_patterns import HYPOTHETICAL_RE, KIN_WORDS
+from kgmem.ingest.claims import SURE
+from kgmem.ingest.gate_records import Neighbour
+from kgmem.records import Claim, ExtractedFact
+from kgmem.taxonomy import Category
+from kgmem.taxonomy.slots import related_families
 
 _REPLACING_RE = re.compile(
     r"\b(?:now|these days|nowadays|anymore|any more|no longer|instead|switched|replaced"
@@ -90,3 +101,41 @@ def replaces_own_state(content: str) -> bool:
         return False
     said = _REPORTED_RE.sub("", content.strip(), count=1)
     return not _OTHERS_RE.search(said) and not _THING_OPENING_RE.match(said)
+
+
+# What a replacement can retire: a state held, not a dated happening ("attended a support
+# group on May 7" stays true when "is now part of a support group" is said).
+_STATE_CATEGORIES = frozenset(
+    {Category.FACT, Category.PREFERENCE, Category.IDENTITY, Category.RELATIONSHIP,
+     Category.SKILL, Category.GOAL, Category.CONTEXT, Category.ACTIVITY}
+)  # fmt: skip
+
+
+def retires(
+    candidate: ExtractedFact, claim: Claim | None, n: Neighbour, min_claim_confidence: float
+) -> bool:
+    """The candidate says its person's state changed and ``n`` (near, same subject) is the state
+    it replaces. Where both claims were read with confidence the claim rule has judged the pair
+    (a repetition, an addition, two attributes, another person): this rule is for the rest."""
+    if n.category not in _STATE_CATEGORIES or not replaces_own_state(candidate.content):
+        return False
+    if claim is None or n.claim is None:
+        return True
+    low = min(claim.confidence, n.claim.confidence)
+    if low < min_claim_confidence:
+        return True
+    # Both read: the claim rule has judged a pair of one slot family, and two attributes named
+    # outright ("lives in Leeds now" beside "works as a line cook") are two facts. A guessed slot
+    # beside another ("switched courses to architecture" guessed as a language) is not a reading
+    # to trust over the change the words say, and two families of one attribute ("started
+    # seeing someone" as a partner after "is single" as a status) were judged by no rule.
+    new, held = family(claim.slot), family(n.claim.slot)
+    if new == held:
+        # a qualifier read from the first noun ("$300 for a new desk chair" as a desk budget,
+        # "bumped the chair budget to $450" as a chair one) judged nothing either
+        return claim.slot != n.claim.slot and new in _GUESSED_QUALIFIERS
+    return low < SURE or related_families(new, held)
+
+
+# Families whose qualifier is the nearest noun to an amount or a date, not a named kind.
+_GUESSED_QUALIFIERS = frozenset({"budget", "quantity", "deadline", "goal"})
