@@ -86,9 +86,11 @@ def decide(
     claim: Claim | None = None,
     holders: Sequence[Neighbour] = (),
     min_claim_confidence: float = CLAIM_MIN_CONFIDENCE,
+    said_at: datetime | None = None,
 ) -> GateDecision:
     """Gate one candidate against its neighbours and the memories asserting the same subject's
-    slot (``holders``; see module doc)."""
+    slot (``holders``; see module doc). ``said_at`` is the candidate's turn time: a candidate
+    dated before a stored fact is kept as history only when it was also said before it."""
     strategy = parse_enum(ConflictStrategy, strategy, "conflict strategy")
     now = aware_utc(now)
     live = sorted((n for n in neighbours if _is_live(n, now)), key=_rank)
@@ -105,9 +107,9 @@ def decide(
     replacing = says_replacement(candidate.content)
     verdict = claim_conflict(claim, claimed, min_claim_confidence, replacing=replacing)
     if isinstance(verdict, ClaimConflict):
-        return _resolve(candidate, verdict.holder, verdict.check, strategy, now)
+        return _resolve(candidate, verdict.holder, verdict.check, strategy, now, said_at)
     decision = _by_similarity(
-        candidate, candidate_entities, live, strategy, now, claim, min_claim_confidence
+        candidate, candidate_entities, live, strategy, now, claim, min_claim_confidence, said_at
     )
     if isinstance(verdict, ClaimSkip) and decision.action == GateAction.CREATE:
         return replace(decision, reason=f"{decision.reason}; {verdict.reason}")
@@ -122,6 +124,7 @@ def _by_similarity(
     now: datetime,
     claim: Claim | None,
     min_claim_confidence: float,
+    said_at: datetime | None,
 ) -> GateDecision:
     subject = frozenset(normalize_name(e) for e in candidate_entities) - {""}
     # About someone else (disjoint entities): never a duplicate, never a contradiction.
@@ -150,14 +153,14 @@ def _by_similarity(
         ):
             conflict = None  # "prefers red wine with dinner" beside "prefers tea": two kinds
         if conflict is not None:
-            return _resolve(candidate, n, conflict, strategy, now)
+            return _resolve(candidate, n, conflict, strategy, now, said_at)
         if sim < UPDATE_SIM - SIM_EPS and retires(candidate, claim, n, min_claim_confidence):
             # "Jamal is the sous chef now" after "Jamal works as a line cook": the nearest state
             # of the same person, said again as changed, whatever slot either was read as.
             check = ContradictionCheck(
                 ContradictionKind.VALUE_CHANGE, (n.content, candidate.content), "replacement"
             )
-            return _resolve(candidate, n, check, strategy, now)
+            return _resolve(candidate, n, check, strategy, now, said_at)
         if sim >= REINFORCE_SIM - SIM_EPS:
             reason = f"cosine {_fmt(sim)} ≥ {REINFORCE_SIM} (semantic duplicate)"
             return GateDecision(GateAction.REINFORCE, n.memory_id, reason, sim)
@@ -173,7 +176,7 @@ def _by_similarity(
                 check = ContradictionCheck(
                     ContradictionKind.VALUE_CHANGE, (n.content, candidate.content), "replacement"
                 )
-                return _resolve(candidate, n, check, strategy, now)
+                return _resolve(candidate, n, check, strategy, now, said_at)
             shared = shared_wording(candidate.content, n.content, names)
             if shared < MIN_SHARED_WORDING:
                 passed.append(f"{n.memory_id} shares {shared:.0%} of its wording")
@@ -227,6 +230,7 @@ def _resolve(
     conflict: ContradictionCheck,
     strategy: ConflictStrategy,
     now: datetime,
+    said_at: datetime | None = None,
 ) -> GateDecision:
     """Seed 003's five strategies; seed 004's truth anchors turn a forbidden change into a flag."""
     sim = _sim(n)
@@ -267,9 +271,12 @@ def _resolve(
         strategy == ConflictStrategy.TEMPORAL
         and started is not None
         and period_end(said) <= started
+        and _said_first(said_at, n)
     ):
-        # The candidate describes an earlier state: keep it as history, superseded by the stored
-        # fact from the moment that one became true; the stored memory is not touched.
+        # The candidate describes an earlier state and was said first: keep it as history,
+        # superseded by the stored fact from the moment that one became true; the stored memory
+        # is not touched. Said after it ("I live in Porto", then "actually I moved to Lisbon
+        # last month"), it is the newer word on the state, whatever date it gives.
         return replace(
             base,
             action=GateAction.SUPERSEDE,
@@ -293,6 +300,15 @@ def _resolve(
         old_valid_until=until,
         relation=MemoryRelation.SUPERSEDES,
     )
+
+
+def _said_first(said_at: datetime | None, n: Neighbour) -> bool:
+    """Whether the candidate was not said after the stored memory (its ``created_at`` is its
+    turn's time): the same turn ("I live in Lisbon now; in 2020 I lived in Porto") or an older
+    one arriving late. Unknown times keep the dates' verdict."""
+    if said_at is None or n.created_at is None:
+        return True
+    return aware_utc(said_at) <= aware_utc(n.created_at)
 
 
 def period_end(start: datetime) -> datetime:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from kgmem import tracing
 from kgmem.errors import InvalidInput, KgmemError
@@ -74,7 +74,12 @@ async def observe(
     clean = check_turns(turns, limit=ing.settings.max_content_chars)
     tracing.annotate(namespace=ns, turns=len(clean))
     base = time.time_ns()
-    episodes = [episode_properties(ns, t, base + i, now=when) for i, t in enumerate(clean)]
+    # A turn sent without `at` is dated now, a microsecond after the one before it: the order
+    # the turns were said in is the order the gate reconciles them in.
+    episodes = [
+        episode_properties(ns, t, base + i, now=when + timedelta(microseconds=i))
+        for i, t in enumerate(clean)
+    ]
     ids = [str(e["id"]) for e in episodes]
     trigger = "flush" if flush else _trigger(clean)
     # `due` in the same write as the turns: a worker sees a HIGH signal or a flush as soon as the

@@ -62,6 +62,7 @@ def reconcile(
             claim=c.claim,
             holders=held + [n for n in batch if n.claim is not None],
             min_claim_confidence=min_claim_confidence,
+            said_at=c.at,
         )
         decisions[i] = d
         if d.action == GateAction.SUPERSEDE and not d.candidate_is_history and d.target_id:

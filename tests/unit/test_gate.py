@@ -234,6 +234,21 @@ def test_temporal_stores_an_older_candidate_as_history() -> None:
     assert d.old_valid_until is None  # the stored, newer fact is untouched
 
 
+def test_an_older_date_said_after_the_stored_fact_is_the_newer_word() -> None:
+    # "Caroline's favourite colour is blue" said now; then "... switched to green last month"
+    # said a moment later: a dated change told after the state, not an older fact arriving late
+    old = nb("m1", BLUE, 0.9, valid_from=NOW, created_at=NOW)
+    f = fact(GREEN, "fact", LAST_MONTH)
+    later = decide(f, content_hash(GREEN), frozenset({"caroline"}), [old], CS.TEMPORAL, NOW,
+                   said_at=NOW + timedelta(microseconds=1))  # fmt: skip
+    assert (later.action, later.candidate_is_history) == (A.SUPERSEDE, False)
+    # said in the same turn, or before it: the dates decide, the candidate is history
+    for when in (NOW, NOW - timedelta(days=1)):
+        d = decide(f, content_hash(GREEN), frozenset({"caroline"}), [old], CS.TEMPORAL, NOW,
+                   said_at=when)  # fmt: skip
+        assert (d.action, d.candidate_is_history) == (A.SUPERSEDE, True)
+
+
 def test_use_new_supersedes_even_a_newer_fact_without_an_inverted_interval() -> None:
     old = nb("m1", BLUE, 0.9, valid_from=LAST_MONTH)
     d = gate(GREEN, [old], CS.USE_NEW, valid_from=LAST_YEAR)
