@@ -283,6 +283,14 @@ PATTERNS: tuple[ClaimPattern, ...] = (
     ),
     # "the new sprint deadline of April 5", "a deadline of April 1 for the first sprint"
     _p(Slot.DEADLINE, rf"\b(?:(?P<q>[a-z]+) )?deadline (?:of|to|is now) {V}", plans=True),
+    # "the report for the board is due on October 10", "my thesis draft is due May 15": the
+    # thing due names the deadline, as "the report deadline" does
+    _p(
+        Slot.DEADLINE,
+        rf"\b(?P<q>(?-i:[a-z][\w-]*(?: [a-z][\w-]*)?))(?: for (?:the |a |an |my |our |their )?"
+        rf"[a-z][\w ]*?)? (?:is|are|was) (?:now )?due (?!to\b)(?:on |by |in )?{V}",
+        plans=True,
+    ),
     _p(Slot.GOAL, rf"\bgoal (?:is|was) (?:now )?to {V}", plans=True),
     # a measure said changed: "response time, which has recently improved to 250ms", "my
     # accuracy improved from 70% to 90%": the counted thing is the word before the change

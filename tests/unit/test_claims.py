@@ -42,6 +42,11 @@ _READINGS = [
     "Ana just got engaged! | Ana | ana | relationship_status | engaged | holds",
     "The user set a new sprint deadline of April 5. | The user | user | deadline:sprint"
     " | april 5 | holds",
+    "Tomas said: The report for the board is due on October 10. | Tomas | tomas | deadline:report"
+    " | october 10 | holds",
+    "Dmitri's thesis draft is due on May 15. | Dmitri | dmitri | deadline:thesis | may 15 | holds",
+    "Elena rehomed the budgies with a neighbour. | Elena | elena | pet | budgies | ended",
+    "Felix gave Sheldon to the reptile rescue. | Felix | felix | pet | sheldon | ended",
     "The user's page load time has improved to 250ms. | The user | user | quantity:tim | 250ms"
     " | holds",
     "The user's accuracy improved from 70% to 90%. | The user | user | quantity:accuracy | 90%"
@@ -72,6 +77,8 @@ def test_claims_read_from_natural_wording(row: str) -> None:
         "Maya is thinking about going vegan.",
         "If Raj joined Google he would be happy.",
         "Maya went hiking with friends.",
+        "Ana is due to give birth in May.",  # "due to" is no deadline
+        "Maya gave a talk to the team.",  # a talk is nothing held
     ],
 )
 def test_hypotheticals_and_plain_events_carry_no_claim(text: str) -> None:
