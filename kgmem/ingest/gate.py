@@ -102,7 +102,7 @@ def decide(
     if claim is not None and family(claim.slot) in DATE_VALUED:
         # the date the claim states is its value ("it's March 14th, not the 4th"), not the day
         # it began to hold: the correction is dated by when it was said
-        candidate = replace(candidate, valid_from=None)
+        candidate = replace(candidate, valid_from=said_at)
     claimed = [h for h in (*holders, *live) if _is_live(h, now)]
     replacing = says_replacement(candidate.content)
     verdict = claim_conflict(claim, claimed, min_claim_confidence, replacing=replacing)

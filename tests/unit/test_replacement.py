@@ -134,6 +134,7 @@ def _against(
     held: tuple[str, Claim, float, str],
     said: tuple[str, Claim, str],
     valid_from: datetime = LATER,
+    said_at: datetime | None = None,
 ) -> GateDecision:
     """Gate the fact ``said`` (text, claim, category) against one stored memory ``held`` (text,
     claim, cosine, category) of the same person."""
@@ -146,6 +147,7 @@ def _against(
     return decide(
         ExtractedFact(text, category, 0.8, valid_from=valid_from), content_hash(text),
         frozenset({person}), [stored], ConflictStrategy.TEMPORAL, LATER, claim=claim,
+        said_at=said_at,
     )  # fmt: skip
 
 
@@ -170,6 +172,16 @@ def test_a_corrected_birthday_is_dated_when_said_not_by_the_date_it_states() -> 
     )  # fmt: skip
     assert d.action == GateAction.SUPERSEDE and not d.candidate_is_history
     assert d.old_valid_until == LATER
+    # observed later than it was said (a batch, an import): the turn's time closes the old one
+    told = LATER - timedelta(days=3)
+    d = _against(
+        ("Mirela's birthday is March 4th.",
+         Claim("mirela", "birthday", "march 4th", "holds", 0.8), 0.87, Category.IDENTITY),
+        ("Mirela got their birthday wrong earlier, it's March 14th, not the 4th.",
+         Claim("mirela", "birthday", "march 14th", "holds", 0.75), Category.CORRECTION),
+        valid_from=stated, said_at=told,
+    )  # fmt: skip
+    assert d.action == GateAction.SUPERSEDE and d.old_valid_until == told
 
 
 def test_two_kinds_of_one_family_are_told_apart_by_the_wording() -> None:
