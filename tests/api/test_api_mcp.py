@@ -16,7 +16,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, TypeVar
@@ -29,7 +28,9 @@ pytest.importorskip("mcp")
 import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
-from mcp_types import CallToolResult, TextContent
+from mcp_types import CallToolResult
+from support.mcp_results import error_text, ok
+from support.servers import wait_ready
 
 from api.helpers import ADMIN_KEY, KEY_A, KEY_B, api_settings, running
 from kgmem.api import create_app
@@ -83,7 +84,7 @@ def served(env: dict[str, str], km: Kgmem, arun: Any) -> Iterator[Served]:
         text=True,
     )
     try:
-        _wait_ready(url, proc)
+        wait_ready(url, proc)
         yield Served(url, ns_a, ns_b)
     finally:
         proc.terminate()
@@ -92,40 +93,17 @@ def served(env: dict[str, str], km: Kgmem, arun: Any) -> Iterator[Served]:
             arun(km.wipe_namespace(ns))
 
 
-def _wait_ready(url: str, proc: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + 240
-    while time.monotonic() < deadline:
-        assert proc.poll() is None, proc.communicate()
-        try:
-            if httpx.get(f"{url}/readyz", timeout=5).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        time.sleep(1)
-    raise AssertionError("kgmem serve did not become ready")
-
-
-def _ok(result: CallToolResult) -> dict[str, Any]:
-    assert not result.is_error, _text(result)
-    data: dict[str, Any] = result.structured_content
-    return data
-
-
-def _text(result: CallToolResult) -> str:
-    return " ".join(c.text for c in result.content if isinstance(c, TextContent))
-
-
 def test_http_lists_observes_recalls_explains_and_forgets(
     served: Served, km: Kgmem, arun: Any
 ) -> None:
     async def steps(client: Client) -> dict[str, Any]:
         listed = await client.list_tools()
-        observed = _ok(await client.call_tool("observe", {"turns": TURNS, "flush": True}))
-        recalled = _ok(await client.call_tool("recall", {"query": "What is Rui's dog called?"}))
-        explained = _ok(await client.call_tool("explain", {"query": "What is Rui's dog called?"}))
+        observed = ok(await client.call_tool("observe", {"turns": TURNS, "flush": True}))
+        recalled = ok(await client.call_tool("recall", {"query": "What is Rui's dog called?"}))
+        explained = ok(await client.call_tool("explain", {"query": "What is Rui's dog called?"}))
         hit = recalled["hits"][0]["id"]
-        forgotten = _ok(await client.call_tool("forget", {"memory_id": hit, "hard": True}))
-        after = _ok(await client.call_tool("recall", {"query": "What is Rui's dog called?"}))
+        forgotten = ok(await client.call_tool("forget", {"memory_id": hit, "hard": True}))
+        after = ok(await client.call_tool("recall", {"query": "What is Rui's dog called?"}))
         return {
             "tools": {t.name for t in listed.tools},
             "observed": observed,
@@ -188,8 +166,8 @@ def test_http_key_for_another_namespace_is_forbidden(served: Served, km: Kgmem, 
         ]
 
     for result in served.drive(KEY_A, steps):
-        assert result.is_error and "forbidden" in _text(result), result
-        assert served.ns_b in _text(result)
+        assert result.is_error and "forbidden" in error_text(result), result
+        assert served.ns_b in error_text(result)
     assert arun(km.stats(namespace=served.ns_b))["nodes"] == before
 
 
@@ -216,7 +194,7 @@ def test_http_oversized_argument_is_refused_with_nothing_written(
         return await client.call_tool("remember", {"text": "b" * 9000})
 
     result = served.drive(KEY_B, steps)
-    assert result.is_error and "invalid_input" in _text(result)
+    assert result.is_error and "invalid_input" in error_text(result)
     assert arun(km.stats(namespace=served.ns_b))["nodes"] == before
 
 

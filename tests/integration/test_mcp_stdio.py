@@ -22,7 +22,8 @@ import pytest
 pytest.importorskip("mcp")
 
 from mcp import Client, StdioServerParameters
-from mcp_types import CallToolResult, TextContent
+from mcp_types import CallToolResult
+from support.mcp_results import error_text, ok
 
 from kgmem.graph.launcher import free_port
 from kgmem.service import Kgmem
@@ -73,28 +74,18 @@ def _drive(server: StdioServerParameters, steps: Callable[[Client], Awaitable[T]
     return asyncio.run(run())
 
 
-def _ok(result: CallToolResult) -> dict[str, Any]:
-    assert not result.is_error, _text(result)
-    data: dict[str, Any] = result.structured_content
-    return data
-
-
-def _text(result: CallToolResult) -> str:
-    return " ".join(c.text for c in result.content if isinstance(c, TextContent))
-
-
 def test_stdio_lists_observes_recalls_explains_and_forgets(
     env: dict[str, str], km: Kgmem, namespace: str, arun: Any
 ) -> None:
     async def steps(client: Client) -> dict[str, Any]:
         listed = await client.list_tools()
-        observed = _ok(await client.call_tool("observe", {"turns": CONVERSATION, "flush": True}))
-        recalled = _ok(await client.call_tool("recall", {"query": "Where does Maya live?"}))
-        explained = _ok(await client.call_tool("explain", {"query": "Where does Maya live?"}))
+        observed = ok(await client.call_tool("observe", {"turns": CONVERSATION, "flush": True}))
+        recalled = ok(await client.call_tool("recall", {"query": "Where does Maya live?"}))
+        explained = ok(await client.call_tool("explain", {"query": "Where does Maya live?"}))
         first = recalled["hits"][0]["id"]
-        forgotten = _ok(await client.call_tool("forget", {"memory_id": first}))
-        after = _ok(await client.call_tool("recall", {"query": "Where does Maya live?"}))
-        stats = _ok(await client.call_tool("stats", {}))
+        forgotten = ok(await client.call_tool("forget", {"memory_id": first}))
+        after = ok(await client.call_tool("recall", {"query": "Where does Maya live?"}))
+        stats = ok(await client.call_tool("stats", {}))
         overview = await client.read_resource(f"kgmem://overview/{namespace}")
         return {
             "tools": {t.name: t for t in listed.tools},
@@ -157,9 +148,9 @@ def test_stdio_refuses_other_namespace_and_oversized_text_writing_nothing(
         ]
 
     foreign, oversized, unknown = _drive(_server(env, KGMEM_NAMESPACE=namespace), steps)
-    assert foreign.is_error and "forbidden" in _text(foreign) and other in _text(foreign)
-    assert oversized.is_error and "invalid_input" in _text(oversized)
-    assert unknown.is_error and "not_found" in _text(unknown)
+    assert foreign.is_error and "forbidden" in error_text(foreign) and other in error_text(foreign)
+    assert oversized.is_error and "invalid_input" in error_text(oversized)
+    assert unknown.is_error and "not_found" in error_text(unknown)
     for ns in (namespace, other):
         assert arun(km.stats(namespace=ns))["nodes"] == 0
 
@@ -178,5 +169,5 @@ def test_stdio_with_neo4j_down_answers_an_error_not_a_success(
     written, read = _drive(server, steps)
     for result in (written, read):
         assert result.is_error, result
-        assert "unavailable: the memory service cannot answer" in _text(result)
+        assert "unavailable: the memory service cannot answer" in error_text(result)
         assert result.structured_content is None

@@ -13,22 +13,12 @@ from typing import Any
 
 import pytest
 from mcp import Client
-from mcp_types import CallToolResult, TextContent
+from support.mcp_results import error_text, ok
 
 from kgmem.mcp.server import StdioBackend, build_server
 from kgmem.service import Kgmem
 
 pytestmark = [pytest.mark.graph, pytest.mark.models]
-
-
-def _ok(result: CallToolResult) -> dict[str, Any]:
-    assert not result.is_error, _text(result)
-    data: dict[str, Any] = result.structured_content
-    return data
-
-
-def _text(result: CallToolResult) -> str:
-    return " ".join(c.text for c in result.content if isinstance(c, TextContent))
 
 
 def test_remember_correct_timeline_entity_and_stats(km: Kgmem, namespace: str, arun: Any) -> None:
@@ -37,11 +27,11 @@ def test_remember_correct_timeline_entity_and_stats(km: Kgmem, namespace: str, a
 
     async def steps() -> dict[str, Any]:
         async with Client(server) as client:
-            first = _ok(
+            first = ok(
                 await client.call_tool("remember", {"text": "Maya Johnson lives in Denver."})
             )
             old = first["receipt"]["memory_id"]
-            fixed = _ok(
+            fixed = ok(
                 await client.call_tool(
                     "correct", {"memory_id": old, "text": "Maya Johnson lives in Boulder."}
                 )
@@ -49,9 +39,9 @@ def test_remember_correct_timeline_entity_and_stats(km: Kgmem, namespace: str, a
             return {
                 "first": first,
                 "fixed": fixed,
-                "timeline": _ok(await client.call_tool("timeline", {"entity": "Maya Johnson"})),
-                "entity": _ok(await client.call_tool("entity", {"name": "Maya Johnson"})),
-                "stats": _ok(await client.call_tool("stats", {})),
+                "timeline": ok(await client.call_tool("timeline", {"entity": "Maya Johnson"})),
+                "entity": ok(await client.call_tool("entity", {"name": "Maya Johnson"})),
+                "stats": ok(await client.call_tool("stats", {})),
                 "too_many": await client.call_tool("recall", {"query": "Maya", "limit": 101}),
                 "profile": await client.call_tool("recall", {"query": "Maya", "profile": "x"}),
             }
@@ -74,6 +64,6 @@ def test_remember_correct_timeline_entity_and_stats(km: Kgmem, namespace: str, a
     assert old in [f["memory_id"] for f in residence["history"]]
 
     assert got["stats"]["statuses"] == {"active": 1, "superseded": 1}
-    assert got["too_many"].is_error and "page_too_large" in _text(got["too_many"])
-    assert "100" in _text(got["too_many"])
-    assert got["profile"].is_error and "balanced" in _text(got["profile"])
+    assert got["too_many"].is_error and "page_too_large" in error_text(got["too_many"])
+    assert "100" in error_text(got["too_many"])
+    assert got["profile"].is_error and "balanced" in error_text(got["profile"])

@@ -21,6 +21,7 @@ from typing import Any
 
 import httpx
 import pytest
+from support.servers import wait_ready
 
 from kgmem.graph.launcher import free_port
 from kgmem.service import Kgmem
@@ -32,19 +33,6 @@ RECALL = """
 query($q: String!, $ns: String) {
   recall(query: $q, namespace: $ns, dry: true) { __typename ... on RecallOk { hits { content } } }
 }"""
-
-
-def _wait_ready(url: str, proc: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + 240
-    while time.monotonic() < deadline:
-        assert proc.poll() is None, proc.communicate()
-        try:
-            if httpx.get(f"{url}/readyz", timeout=5).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        time.sleep(1)
-    raise AssertionError("kgmem serve --workers 2 did not become ready")
 
 
 def test_serve_with_two_workers_answers_concurrent_recalls(
@@ -62,7 +50,7 @@ def test_serve_with_two_workers_answers_concurrent_recalls(
         text=True,
     )
     try:
-        _wait_ready(url, proc)
+        wait_ready(url, proc)
 
         async def recalls() -> list[dict[str, Any]]:
             headers = {"Authorization": f"Bearer {KEY}"}
