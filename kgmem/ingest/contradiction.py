@@ -128,6 +128,14 @@ _CORRECTION_RE = re.compile(
 _ADDITIVE_RE = re.compile(
     r"\b(?:also|too|as well|in addition|additionally|another)\b", re.IGNORECASE
 )
+# A number or date aimed at, not held: "is trying to achieve 100% test coverage", "aims to read
+# 30 books", "new target: 1:50" (``states_aim``).
+_TARGET_RE = re.compile(
+    r"\b(?:goals?|targets?|aim(?:s|ed|ing)? (?:to|for|at)|(?:trying|try|tries|want(?:s|ed)?"
+    r"|hoping|hopes?|plan(?:s|ning)?|working) to (?:achieve|reach|hit|get to|get up to))\b",
+    re.IGNORECASE,
+)
+
 # Words that frame a statement without being part of its subject ("Actually, now X is ...").
 _FILLER = frozenset(
     stem(w)
@@ -143,6 +151,16 @@ _FILLER = frozenset(
 _PERSONS = frozenset(
     words("user users assistant speaker person someone i me he she they we you him her them us")
 )
+
+
+def states_aim(text: str) -> bool:
+    """The wording names a target: the number or date in it is aimed at, not held."""
+    return bool(_TARGET_RE.search(text))
+
+
+def states_value(text: str) -> bool:
+    """The text states a number or a date (a level, an amount, a day)."""
+    return bool(_dates(text) or _numbers(text))
 
 
 def detect_contradiction(

@@ -31,7 +31,7 @@ from kgmem.ingest.claim_gate import ClaimConflict, ClaimSkip, claim_conflict, fa
 from kgmem.ingest.contradiction import ContradictionCheck, ContradictionKind, detect_contradiction
 from kgmem.ingest.gate_records import GateAction, GateDecision, Neighbour
 from kgmem.ingest.normalize import normalize_name
-from kgmem.ingest.replacement import retires, says_replacement
+from kgmem.ingest.replacement import aims, retires, says_replacement
 from kgmem.ingest.sameness import MIN_SHARED_WORDING, separate_occurrences, shared_wording
 from kgmem.ingest.subject_match import lead_name, same_subject
 from kgmem.ingest.synthesis import (
@@ -64,6 +64,9 @@ SIM_EPS = 1e-9  # a cosine of 0.95 computed as 0.9499999999 is still 0.95
 
 # Statuses a new fact can duplicate or contradict; superseded/merged/archived ones are history.
 LIVE_STATUSES: frozenset[str] = frozenset({Status.ACTIVE, Status.STALE, Status.CHALLENGED})
+# A number or date that changed: between an aim and a level reached it is two facts, not one
+# value replaced.
+_MEASURED = frozenset({ContradictionKind.NUMBER_CHANGE, ContradictionKind.DATE_CHANGE})
 # A claim below this confidence never retires anything (``Settings.claim_min_confidence``).
 CLAIM_MIN_CONFIDENCE = 0.5
 # Words that say the state changed. A negation without one ("I've never written Flask routes" /
@@ -152,6 +155,12 @@ def _by_similarity(
             and conflict.kind == ContradictionKind.VALUE_CHANGE
         ):
             conflict = None  # "prefers red wine with dinner" beside "prefers tea": two kinds
+        if (
+            conflict is not None
+            and conflict.kind in _MEASURED
+            and aims(candidate.content, candidate.category) != aims(n.content, n.category)
+        ):
+            conflict = None  # "coverage improved to 78%" beside "trying to achieve 100%"
         if conflict is not None:
             return _resolve(candidate, n, conflict, strategy, now, said_at)
         if sim < UPDATE_SIM - SIM_EPS and retires(candidate, claim, n, min_claim_confidence):

@@ -29,6 +29,7 @@ import re
 from kgmem.ingest.claim_gate import family
 from kgmem.ingest.claim_patterns import HYPOTHETICAL_RE, KIN_WORDS
 from kgmem.ingest.claims import SURE
+from kgmem.ingest.contradiction import states_aim, states_value
 from kgmem.ingest.gate_records import Neighbour
 from kgmem.records import Claim, ExtractedFact
 from kgmem.taxonomy import Category
@@ -69,9 +70,11 @@ _REPORTED_RE = re.compile(r"^[^:]{1,60}\b(?:said|says|told \w+|wrote|asked)\s*:\
 _OTHERS_RE = re.compile(
     rf"\b(?:\w+'s|my|his|her|their|our|your)\s+(?:\w+\s+)?(?:{KIN_WORDS})s?\b", re.IGNORECASE
 )
-# A thing's state: "The fridge is ...", "This place is ...", "It's ..." (not "These days ...")
+# A thing's state: "The fridge is ...", "This place is ...", "It's ..." (not "These days ...", and
+# not "The user ..." / "The assistant ...": the rewrite's subject for a speaker with no name)
 _THING_OPENING_RE = re.compile(
-    r"^(?:the|this|that|these|those|its|it's|it is|there)\s+(?!days\b|past\b|last\b)",
+    r"^(?:the|this|that|these|those|its|it's|it is|there)\s+"
+    r"(?!days\b|past\b|last\b|user\b|assistant\b)",
     re.IGNORECASE,
 )
 _CLAUSE_END_RE = re.compile(r"[,;:]|\s(?:which|what|can|could|would|so|but)\s", re.IGNORECASE)
@@ -82,25 +85,50 @@ _RATHER_RE = re.compile(r"\b(?:would|'d) rather\b", re.IGNORECASE)
 
 def says_replacement(content: str) -> bool:
     """The wording puts a new value in the place of the old one, and adds nothing beside it."""
-    return bool(_REPLACING_RE.search(content)) and not _ADDING_RE.search(content)
+    cue = _REPLACING_RE.search(content)
+    return cue is not None and not _ADDING_RE.search(_clause(content, cue))
+
+
+def _clause(content: str, cue: re.Match[str]) -> str:
+    """The text up to the end of the clause ``cue`` is in: the change as said. What a later
+    clause says ("..., which one would you pick", "..., but the extra time for testing") is
+    another statement, not a maybe or an addition of the change's own."""
+    end = _CLAUSE_END_RE.search(content, cue.end())
+    return content[: end.start() if end else len(content)]
 
 
 def replaces_own_state(content: str) -> bool:
     """A replacement whose subject is the person the fact is about: not a relative's or a
     thing's, not a hypothetical, a request or a question (see module doc)."""
     cue = _REPLACING_RE.search(content) or _CHANGED_RE.search(content)
-    if cue is None or _ADDING_RE.search(content):
+    if cue is None:
         return False
-    # The change's own clause decides whether it is a maybe: "bumped the chair budget to $450,
-    # which one would you pick now" asks a hypothetical of the assistant after a change made.
-    end = _CLAUSE_END_RE.search(content, cue.end())
-    clause = content[: end.start() if end else len(content)]
-    if HYPOTHETICAL_RE.search(_RATHER_RE.sub("", clause)):
+    # The change's own clause decides whether it is a maybe or an addition: "bumped the chair
+    # budget to $450, which one would you pick now" asks a hypothetical of the assistant after a
+    # change made; "the new sprint deadline of April 5, but ... the extra time for testing" adds
+    # time to a plan, not a second deadline beside the first.
+    clause = _clause(content, cue)
+    if _ADDING_RE.search(clause) or HYPOTHETICAL_RE.search(_RATHER_RE.sub("", clause)):
         return False
     if _REQUEST_RE.search(content):
         return False
     said = _REPORTED_RE.sub("", content.strip(), count=1)
     return not _OTHERS_RE.search(said) and not _THING_OPENING_RE.match(said)
+
+
+def aims(content: str, category: str) -> bool:
+    """A statement of a goal, by its category or its wording ("trying to achieve 100%")."""
+    return category == Category.GOAL or states_aim(content)
+
+
+def _moves_a_value(content: str) -> bool:
+    """The change is a measure or a date moved to a new value ("improved to 78%", "rescheduled
+    to March 22", "raised the budget to $450"): a cue ending in "to" with a number or date next."""
+    return any(
+        m.group(0).casefold().endswith("to") and states_value(content[m.end() : m.end() + 40])
+        for rx in (_REPLACING_RE, _CHANGED_RE)
+        for m in rx.finditer(content)
+    )
 
 
 # What a replacement can retire: a state held, not a dated happening ("attended a support
@@ -118,6 +146,13 @@ def retires(
     it replaces. Where both claims were read with confidence the claim rule has judged the pair
     (a repetition, an addition, two attributes, another person): this rule is for the rest."""
     if n.category not in _STATE_CATEGORIES or not replaces_own_state(candidate.content):
+        return False
+    if _moves_a_value(candidate.content) and (
+        aims(candidate.content, candidate.category) != aims(n.content, n.category)
+        or not states_value(n.content)
+    ):
+        # "coverage improved to 78%" replaces the level said before ("reached 65%"), not the
+        # aim ("trying to achieve 100%") nor a plan with no value in it
         return False
     if claim is None or n.claim is None:
         return True

@@ -364,6 +364,13 @@ def test_keep_existing_skips_even_for_anchored_memories() -> None:
             K.DATE_CHANGE,
             None,
         ),
+        # two aims (or two levels) of one thing are compared as usual
+        (
+            "Caroline's reading goal is 40 books this year",
+            "Caroline's reading goal is 30 books this year",
+            K.NUMBER_CHANGE,
+            None,
+        ),
         (
             "Actually the launch slipped to next sprint",
             "The launch is planned for this sprint",

@@ -37,6 +37,12 @@ LATER = T0 + timedelta(days=40)
         "User has a new sprint deadline of April 5, 2024.",
         # the maybe is the request's, after the change: "which one would you pick now"
         "Tomas bumped the chair budget to $450 after trying a few, which one would you pick now.",
+        # the rewrite's subject for a speaker with no name is a person, not a thing
+        "The user is moving the Zoom call with the creative director to April 22 at 11 AM.",
+        "The user has switched to almond milk.",
+        # an addition in a later clause is that clause's: the change itself adds nothing
+        "The user is updating the timeline to the new sprint deadline of April 5, 2024, but the"
+        " user needs extra time for accessibility work.",
     ],
 )
 def test_a_persons_own_replacement(text: str) -> None:
@@ -56,6 +62,8 @@ def test_a_persons_own_replacement(text: str) -> None:
         "Wren also joined a choir.",  # an addition said by its event
         "Pavel is thinking about giving up meat.",  # a hypothetical
         "Arjun's sister got married in June.",  # a relative's
+        "The user now also does pottery.",  # an addition in the change's own clause
+        "The printer is working again now.",  # a thing's
     ],
 )
 def test_not_a_persons_own_replacement(text: str) -> None:
@@ -218,3 +226,62 @@ def test_a_guessed_qualifier_judges_nothing_a_named_kind_does() -> None:
          Claim("tomas", "favourite:film", "arrival", "holds", 0.8), Category.FACT),
     )  # fmt: skip
     assert book.action == GateAction.CREATE
+
+
+def _user_decide(
+    text: str,
+    old: str,
+    sim: float,
+    category: str = Category.FACT,
+    new_category: Category = Category.FACT,
+) -> GateAction:
+    n = Neighbour(
+        "m1", old, content_hash(old), sim, category=category, valid_from=T0, entities=("user",)
+    )
+    fact = ExtractedFact(text, new_category, 0.8, valid_from=LATER)
+    d = decide(fact, content_hash(text), frozenset({"user"}), [n], ConflictStrategy.TEMPORAL, LATER)
+    return d.action
+
+
+IMPROVED = "The user's unit test coverage for the API integration has recently improved to 78%."
+
+
+def test_a_level_reached_retires_the_level_said_before_not_the_aim_or_a_plan() -> None:
+    # the level said before: retired, though it never named the coverage again
+    reached = "The user has currently reached 65% after the initial test suite run."
+    assert _user_decide(IMPROVED, reached, 0.57) == GateAction.SUPERSEDE
+    # an aim is not a level: "achieve 100%" stays beside "improved to 78%"
+    aim = "The user is trying to achieve 100% test coverage on the API integration module."
+    assert _user_decide(IMPROVED, aim, 0.79) == GateAction.CREATE
+    # a plan with no value in it is not what a measure moved to 78% replaces
+    plan = "The user wants to write more unit tests for the API integration."
+    assert _user_decide(IMPROVED, plan, 0.64, Category.GOAL) == GateAction.CREATE
+
+
+@pytest.mark.parametrize(
+    ("level", "aim"),
+    [
+        (IMPROVED, "The user is trying to achieve 100% test coverage on the API module."),
+        ("The user has read 12 books this year.", "The user's goal is 30 books this year."),
+        ("The user's 5K time is 27 minutes.", "The user wants to run 5K in 25 minutes."),
+    ],
+)
+def test_an_aim_and_a_level_are_two_facts_whatever_their_numbers(level: str, aim: str) -> None:
+    for sim in (0.62, 0.8):  # in the contradiction window and nearer
+        assert _user_decide(level, aim, sim, Category.GOAL) == GateAction.CREATE
+        assert _user_decide(aim, level, sim, new_category=Category.GOAL) == GateAction.CREATE
+
+
+def test_a_new_aim_replaces_the_aim_said_before() -> None:
+    old = "The user wants to run a half marathon in under two hours."
+    new = "New target: the user is aiming for 1:50 for the half."
+    assert _user_decide(new, old, 0.56, Category.GOAL) == GateAction.SUPERSEDE
+
+
+def test_an_unnamed_speakers_change_retires_their_own_state() -> None:
+    old = "The user has a deadline of April 1, 2024, for the first sprint."
+    new = (
+        "The user is updating the project timeline to the new sprint deadline of April 5, 2024,"
+        " but the user needs extra time for accessibility improvements."
+    )
+    assert _user_decide(new, old, 0.55) == GateAction.SUPERSEDE
