@@ -241,11 +241,23 @@ _PAST_RE = cue(r"did", r"was", r"were", r"had", r"used to", r"previously", r"bef
                r"in \d{4}", r"since when", r"önce")  # fmt: skip
 
 
+# A question about the conversation itself ("the order in which I brought up ...", "what did I
+# tell you about ...", "across our conversations"): what was said, including what later changed.
+_SAID_RE = cue(r"brought up", r"bring up", r"(?:I|we) (?:\w+ )?mentioned", r"did (?:I|we) mention",
+               r"told you", r"did I tell you", r"(?:I|we) (?:\w+ )?(?:talked|spoke) about",
+               r"(?:I|we) (?:\w+ )?discussed", r"did (?:I|we) discuss",
+               r"(?:throughout|across|over|in) (?:all )?(?:of )?our"
+               r" (?:conversations|chats|talks)")  # fmt: skip
+
+
 def strategy_for(query: str) -> Strategy:
     """The router's row for ``query``: its intent's strategy, reading superseded memories only
     when a temporal question asks about the past (one in the present still reads memories whose
-    own validity ran out: "When is Nate hosting a gaming party?")."""
+    own validity ran out: "When is Nate hosting a gaming party?") or a question asks what was
+    said in the conversation (``_SAID_RE``), whatever its intent."""
     strategy = STRATEGIES[classify_intent(query)]
+    if _SAID_RE.search(query):
+        return replace(strategy, include_superseded=True, include_expired=True)
     if strategy.include_superseded and not _PAST_RE.search(query):
         return replace(strategy, include_superseded=False)
     return strategy

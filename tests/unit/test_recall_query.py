@@ -140,6 +140,28 @@ def test_a_temporal_question_reads_history_only_about_the_past(query: str, histo
     assert strategy.include_superseded is history
 
 
+@pytest.mark.parametrize(
+    ("query", "history"),
+    [
+        ("In what order did I bring up the parts of my budget tracker?", True),
+        (
+            "Can you list the order in which I brought up my deadlines across our conversations?",
+            True,
+        ),
+        ("What did I tell you about my sister's job?", True),
+        ("Which frameworks have we discussed so far?", True),
+        ("What topics did I mention throughout our conversations?", True),
+        ("Where do I live?", False),  # the present: what holds now
+        ("What is my current budget for groceries?", False),
+        ("Which restaurant did you recommend?", False),  # not what the user said
+    ],
+)
+def test_a_question_about_what_was_said_reads_history(query: str, history: bool) -> None:
+    strategy = strategy_for(query)
+    assert strategy.include_superseded is history
+    assert strategy.include_expired is history or strategy.intent is Intent.TEMPORAL
+
+
 def test_each_intent_searches_its_primary_methods_channels() -> None:
     # hybrid = vector + BM25 over memories and turns; the graph intents add entity + activation
     for intent, strategy in STRATEGIES.items():
