@@ -13,7 +13,9 @@ scenario's memories would crowd the gate's and recall's candidate windows. The L
 (``llm_level`` is forced to ``off``).
 
 CLI: ``python -m benchmarks.truth [--out PATH] [--modes batch turn] [--half tune|confirm|all]
-[--ids ID ...] [--background N] [--uri bolt://...] [--keep]``. ``--background N`` opens every
+[--ids ID ...] [--background N] [--speaker named|unnamed] [--uri bolt://...] [--keep]``.
+``--speaker unnamed`` sends every turn as the user's with no name (as most agents do: the
+memories then say "the user") and asks the question about "the user". ``--background N`` opens every
 scenario with N background turns of the speaker's (one-off events, see
 :mod:`benchmarks.truth_corpus.background`): alone in its namespace a scenario's stale memory is
 always in the top 5, so without background "stale out of the top 5" says little more than
@@ -28,6 +30,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import shlex
 import sys
 import tempfile
@@ -62,12 +65,12 @@ def _when(value: Any) -> datetime | None:
     return datetime.fromisoformat(str(native))
 
 
-def _turns(s: Scenario, end: datetime, background: int = 0) -> list[Turn]:
+def _turns(s: Scenario, end: datetime, background: int = 0, named: bool = True) -> list[Turn]:
     return [
         Turn(
             text=t.text,
             role="user",
-            speaker=s.speaker,
+            speaker=s.speaker if named else None,
             session_id=f"{s.id}-s{t.session}",
             at=t.at,
             turn_id=f"{s.id}.{t.key}",
@@ -77,9 +80,15 @@ def _turns(s: Scenario, end: datetime, background: int = 0) -> list[Turn]:
 
 
 async def observe(
-    km: Kgmem, s: Scenario, ns: str, mode: str, end: datetime, background: int = 0
+    km: Kgmem,
+    s: Scenario,
+    ns: str,
+    mode: str,
+    end: datetime,
+    background: int = 0,
+    named: bool = True,
 ) -> None:
-    turns = _turns(s, end, background)
+    turns = _turns(s, end, background, named)
     if mode == "batch":
         await km.observe(turns, namespace=ns, flush=True, now=turns[-1].at)
         return
@@ -110,8 +119,22 @@ async def memory_states(km: Kgmem, s: Scenario, ns: str) -> list[MemoryState]:
     return out
 
 
+def question_for(s: Scenario, named: bool = True) -> str:
+    """The scenario's question, about "the user" when the turns were sent without a name."""
+    if named:
+        return s.question
+    return re.sub(rf"\b{re.escape(s.speaker)}\b", "the user", s.question)
+
+
 async def run_one(
-    km: Kgmem, s: Scenario, mode: str, end: datetime, *, keep: bool = False, background: int = 0
+    km: Kgmem,
+    s: Scenario,
+    mode: str,
+    end: datetime,
+    *,
+    keep: bool = False,
+    background: int = 0,
+    named: bool = True,
 ) -> Outcome:
     ns = f"truth-{mode}-{s.id}-{uuid.uuid4().hex[:6]}"
     clock = {"t": time.perf_counter()}
@@ -122,9 +145,9 @@ async def run_one(
         seconds[phase] = round(now - clock["t"], 3)
         clock["t"] = now
 
-    await observe(km, s, ns, mode, end, background)
+    await observe(km, s, ns, mode, end, background, named)
     lap("observe")
-    result = await km.recall(s.question, namespace=ns, limit=RECALL_LIMIT, dry=True)
+    result = await km.recall(question_for(s, named), namespace=ns, limit=RECALL_LIMIT, dry=True)
     lap("recall")
     hits = [Hit(h.memory_id, h.content) for h in result.hits]
     memories = await memory_states(km, s, ns)
@@ -145,13 +168,16 @@ async def run(
     *,
     keep: bool = False,
     background: int = 0,
+    named: bool = True,
 ) -> tuple[list[Outcome], dict[str, float]]:
     outcomes: list[Outcome] = []
     walls: dict[str, float] = {}
     for mode in modes:
         t0 = time.perf_counter()
         for i, s in enumerate(scenarios, start=1):
-            outcomes.append(await run_one(km, s, mode, end, keep=keep, background=background))
+            outcomes.append(
+                await run_one(km, s, mode, end, keep=keep, background=background, named=named)
+            )
             if i % 25 == 0 or i == len(scenarios):
                 print(f"[{mode}] {i}/{len(scenarios)}", file=sys.stderr, flush=True)
         walls[mode] = round(time.perf_counter() - t0, 1)
@@ -168,8 +194,9 @@ async def _main(settings: Settings, args: argparse.Namespace) -> dict[str, Any]:
             await run_one(km, scenarios[0], "batch", end)
         t0 = time.perf_counter()
         outcomes, walls = await run(
-            km, scenarios, args.modes, end, keep=args.keep, background=args.background
-        )
+            km, scenarios, args.modes, end, keep=args.keep, background=args.background,
+            named=args.speaker == "named",
+        )  # fmt: skip
         wall = round(time.perf_counter() - t0, 1)
     return {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -182,6 +209,7 @@ async def _main(settings: Settings, args: argparse.Namespace) -> dict[str, Any]:
         "end": end.isoformat(),
         "half": args.half,
         "background": args.background,
+        "speaker": args.speaker,
         "modes": list(args.modes),
         "scenarios": len(scenarios),
         "wall_seconds": wall,
@@ -226,6 +254,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         type=int,
         default=0,
         help="open each scenario with N background turns (one-off events) so recall competes",
+    )
+    parser.add_argument(
+        "--speaker",
+        choices=("named", "unnamed"),
+        default="named",
+        help="unnamed: send the turns as the user's without a name, and ask about 'the user'",
     )
     args = parser.parse_args(args_list)
     command = ("python -m benchmarks.truth " + shlex.join(args_list)).strip()

@@ -82,6 +82,7 @@ def render(data: dict[str, Any]) -> str:
         f"Settings: {data['settings']}  ",
         f"Scenarios: {data['scenarios']} (half: {data['half']}), modes: {data['modes']}, "
         f"background turns per scenario: {data.get('background', 0)}, "
+        f"speaker: {data.get('speaker', 'named')}, "
         f"new statements on the day before {data['end'][:10]}  ",
         f"Wall time: {data['wall_seconds']} s (per mode: {data['mode_wall_seconds']}; "
         f"mean seconds per scenario and phase: {data.get('phase_seconds', {})})",

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from benchmarks.truth import _turns, question_for
 from benchmarks.truth_corpus import (
     CHANGE_STYLES,
     CONTROL_KINDS,
@@ -300,3 +301,13 @@ def test_aggregate_rates_per_group_and_report_renders() -> None:
     page = render(data)
     assert "| batch | 2 | 0.500 |" in page and "## Controls" in page
     assert any("untouched 1.000" in line for line in summary_lines(data))
+
+
+def test_unnamed_runs_send_no_name_and_ask_about_the_user() -> None:
+    end = datetime(2025, 6, 1, tzinfo=UTC)
+    for s in load()[:40]:
+        assert question_for(s) == s.question
+        asked = question_for(s, named=False)
+        assert not re.search(rf"\b{re.escape(s.speaker)}\b", asked) and "the user" in asked
+        assert all(t.speaker is None and t.role == "user" for t in _turns(s, end, named=False))
+        assert all(t.speaker == s.speaker for t in _turns(s, end))
