@@ -11,6 +11,10 @@ when they are missing. This module builds the ``app`` from one module per comman
 (``db``, ``serve``, ``mcp_server``, ``writing``, ``reading``, ``browsing``, ``moving``,
 ``consolidation``, ``worker``; what they share is in ``plumbing``); its ``main`` is what the
 ``kgmem`` console script (``kgmem.entry``) and ``python -m kgmem`` run.
+Building the app loads typer, rich and kgmem's light modules only: the service, the Neo4j driver,
+numpy and the models are imported inside the commands that run on them (annotations under
+``TYPE_CHECKING``), so ``--help`` answers in a fraction of a second
+(tests/unit/test_cli_cold_start.py checks what it loads).
 Every command runs kgmem's service in this process, so each needs the ``server`` extra: the root
 callback checks for it (without importing it) and names the extra in one line when it is
 missing; ``--version`` and ``--help`` work on the thin client install, and so do ``remember``

@@ -12,14 +12,16 @@ A name nothing in the namespace carries is one ``error:`` line (exit 1), like ev
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
 from kgmem.cli.plumbing import NAMESPACE_OPT, out, print_json, run_on_kgmem
-from kgmem.facts import FactValue
+
+if TYPE_CHECKING:  # only annotations here: `kgmem --help` must not load the service
+    from kgmem.facts import FactValue
 
 
 def facts_cmd(

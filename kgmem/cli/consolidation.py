@@ -11,7 +11,7 @@ from __future__ import annotations
 import inspect
 import json
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.markup import escape
@@ -26,7 +26,9 @@ from kgmem.cli.plumbing import (
     run_on_kgmem,
 )
 from kgmem.errors import KgmemError
-from kgmem.service import Kgmem
+
+if TYPE_CHECKING:  # only annotations here: `kgmem --help` must not load the service
+    from kgmem.service import Kgmem
 
 
 def _consolidator(km: Kgmem) -> Callable[..., Awaitable[Any]]:

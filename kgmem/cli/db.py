@@ -17,7 +17,6 @@ from kgmem.cli.plumbing import (
     run_on_kgmem,
 )
 from kgmem.errors import KgmemError
-from kgmem.graph.launcher import LocalServer
 
 db_app = typer.Typer(help="Run the local Neo4j + GDS server.", no_args_is_help=True)
 
@@ -25,6 +24,8 @@ db_app = typer.Typer(help="Run the local Neo4j + GDS server.", no_args_is_help=T
 @db_app.command("start")
 def db_start() -> None:
     """Start the local Neo4j + GDS server (builds it with Maven the first time)."""
+    from kgmem.graph.launcher import LocalServer  # here: help and the other commands skip it
+
     try:
         info = LocalServer(load_settings()).start()
     except KgmemError as exc:
@@ -40,6 +41,8 @@ def db_start() -> None:
 @db_app.command("stop")
 def db_stop() -> None:
     """Stop the local server cleanly."""
+    from kgmem.graph.launcher import LocalServer
+
     try:
         stopped = LocalServer(load_settings()).stop()
     except KgmemError as exc:
@@ -50,6 +53,8 @@ def db_stop() -> None:
 @db_app.command("status")
 def db_status() -> None:
     """Say whether the local server runs, and its Neo4j and GDS versions."""
+    from kgmem.graph.launcher import LocalServer
+
     info = LocalServer(load_settings()).status()
     if info is None:
         out.print("not running")

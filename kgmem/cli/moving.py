@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.markup import escape
@@ -26,8 +26,10 @@ from kgmem.cli.plumbing import (
     progress_bar,
     run_on_kgmem,
 )
-from kgmem.service import Kgmem
-from kgmem.transfer.records import ProgressFn
+
+if TYPE_CHECKING:  # only annotations here: `kgmem --help` must not load the service
+    from kgmem.service import Kgmem
+    from kgmem.transfer.records import ProgressFn
 
 
 @contextmanager

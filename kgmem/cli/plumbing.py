@@ -25,17 +25,19 @@ from contextlib import contextmanager
 from datetime import date, datetime
 from enum import Enum
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import typer
-from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from kgmem.errors import ConfigError, KgmemError, primary
-from kgmem.service import Kgmem
-from kgmem.settings import Settings
+
+if TYPE_CHECKING:  # imported where a command runs: `kgmem --help` must not load the service
+    from rich.progress import Progress
+
+    from kgmem.service import Kgmem
+    from kgmem.settings import Settings
 
 T = TypeVar("T")
 out = Console()
@@ -52,6 +54,10 @@ def fail(exc: KgmemError) -> NoReturn:
 
 def load_settings() -> Settings:
     """The one Settings object of this command; a bad KGMEM_* value is a one-line error."""
+    from pydantic import ValidationError
+
+    from kgmem.settings import Settings
+
     try:
         return Settings()
     except ValidationError as exc:
@@ -66,6 +72,7 @@ def run_on_kgmem(fn: Callable[[Kgmem], Awaitable[T]], settings: Settings | None 
     """Run one async operation with a connected ``Kgmem`` (on the command's ``settings`` when it
     loaded them already); errors become one red line."""
     settings = settings or load_settings()
+    from kgmem.service import Kgmem
 
     async def main() -> T:
         async with Kgmem(settings) as km:
@@ -129,6 +136,14 @@ def print_json(value: Any) -> None:
 
 
 def progress_bar() -> Progress:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
     return Progress(
         TextColumn("{task.description}"),
         BarColumn(),

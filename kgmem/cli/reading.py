@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.markup import escape
@@ -25,7 +25,9 @@ from kgmem.cli.plumbing import (
     run_on_kgmem,
     run_on_memory,
 )
-from kgmem.recall.xray import Xray
+
+if TYPE_CHECKING:  # only annotations here: `kgmem --help` must not load the service
+    from kgmem.recall.xray import Xray
 
 
 def recall_cmd(

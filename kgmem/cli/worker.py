@@ -22,6 +22,7 @@ import logging
 import signal
 import time
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 import typer
 from rich.markup import escape
@@ -29,8 +30,10 @@ from rich.markup import escape
 from kgmem.cli.consolidation import STEP_OPT, _consolidate_once, _consolidator, print_report
 from kgmem.cli.plumbing import NAMESPACE_OPT, err, out, run_on_kgmem
 from kgmem.errors import KgmemError
-from kgmem.ingest.extraction_worker import ExtractionWorker
-from kgmem.service import Kgmem
+
+if TYPE_CHECKING:  # only annotations here: `kgmem --help` must not load the service
+    from kgmem.ingest.extraction_worker import ExtractionWorker
+    from kgmem.service import Kgmem
 
 
 def worker_cmd(

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 from rich.markup import escape
@@ -32,11 +32,12 @@ from kgmem.cli.plumbing import (
     run_on_memory,
 )
 from kgmem.errors import InvalidInput, KgmemError
-from kgmem.formats import jsonl_turns, memory_lines, read_locomo
 from kgmem.records import Turn
-from kgmem.service import Kgmem
 from kgmem.taxonomy import Category
 from kgmem.validation import check_namespace
+
+if TYPE_CHECKING:  # only annotations here: `kgmem --help` must not load the service
+    from kgmem.service import Kgmem
 
 T = TypeVar("T")
 CATEGORY_HELP = "One of: " + ", ".join(c.value for c in Category) + "."
@@ -69,6 +70,8 @@ def remember_cmd(
 
 
 def _remember_file(file: Path, namespace: str | None, category: str) -> None:
+    from kgmem.formats import memory_lines  # the write path's checks: loaded when a file is read
+
     settings = load_settings()
 
     def lines() -> Iterator[str]:
@@ -105,6 +108,8 @@ def observe_cmd(
 
 
 def _observe(file: Path, namespace: str | None, chunk: int) -> None:
+    from kgmem.formats import jsonl_turns, read_locomo
+
     settings = load_settings()
     limit = settings.max_content_chars
     base = _namespace(namespace, settings.namespace)
