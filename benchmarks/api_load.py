@@ -59,7 +59,7 @@ from benchmarks.harness import LOCOMO, local_stack, write_result
 from benchmarks.synth import build_store
 from kgmem.formats import read_locomo
 from kgmem.graph import repository, transfer_repository
-from kgmem.ingest.ingestor import ExtractionReport
+from kgmem.ingest.reports import ExtractionReport
 from kgmem.records import Turn
 from kgmem.service import Kgmem
 

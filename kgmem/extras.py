@@ -1,9 +1,9 @@
 """Which optional parts of kgmem this install has, and the one-line error naming a missing one.
 
 The core install is the thin client (the SDK and the CLI's own plumbing); the ``server`` extra
-brings the models, GDS and the API, ``mcp`` the MCP SDK (``kgmem mcp``, ``/mcp``), ``llm`` the
-OpenAI client, ``torch`` the torch embedder, ``frameworks`` LangGraph and LangChain
-(``kgmem.adapters``), ``otel`` the OpenTelemetry SDK.
+brings the Neo4j driver, numpy, the models, GDS and the API, ``mcp`` the MCP SDK (``kgmem mcp``,
+``/mcp``), ``llm`` the OpenAI client, ``torch`` the torch embedder, ``frameworks`` LangGraph and
+LangChain (``kgmem.adapters``), ``otel`` the OpenTelemetry SDK.
 :func:`require` checks an extra's modules with ``importlib.util.find_spec`` (nothing is imported,
 so the check costs microseconds) and raises a ``ConfigError`` that says what to install.
 """
@@ -18,6 +18,8 @@ from kgmem.errors import ConfigError
 # the modules that stand for each extra: if any is missing, so is the extra
 EXTRAS: dict[str, tuple[str, ...]] = {
     "server": (
+        "neo4j",
+        "numpy",
         "spacy",
         "onnxruntime",
         "onnx",

@@ -26,7 +26,7 @@ from pydantic import ConfigDict, Field
 
 from kgmem.adapters.bridge import Bridge
 from kgmem.errors import KgmemError
-from kgmem.recall.engine import RecallHit, RecallResult
+from kgmem.recall.results import RecallHit, RecallResult
 from kgmem.sdk import KgmemClient, run_sync
 
 

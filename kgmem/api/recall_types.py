@@ -1,6 +1,6 @@
 """GraphQL types of a recall: the hits and, with ``explain: true``, the X-ray.
 
-They mirror ``kgmem.recall.engine.RecallHit`` and ``kgmem.recall.xray.Xray``: each hit's factor
+They mirror ``kgmem.recall.results.RecallHit`` and ``kgmem.recall.xray.Xray``: each hit's factor
 contributions (they add up to its final score), channel ranks, graph path with edge confidences
 and source episodes; dropped candidates with their reason; stage timings; the queries run; and
 ``raw``, the whole X-ray as one JSON object (``Xray.to_dict()``). A hit's ``memory`` loads through
@@ -18,7 +18,7 @@ from strawberry.scalars import JSON
 
 from kgmem.api.context import Info, resolver
 from kgmem.api.types import Memory
-from kgmem.recall.engine import RecallHit, RecallResult
+from kgmem.recall.results import RecallHit, RecallResult
 from kgmem.recall.xray import ChannelEvidence, Dropped, HitExplain, PathStep, Xray
 
 

@@ -24,7 +24,7 @@ from strawberry.scalars import JSON
 from kgmem.api.recall_types import RecallOk
 from kgmem.api.rejected import Rejected
 from kgmem.api.types import Memory
-from kgmem.ingest.intake import ObserveReport
+from kgmem.ingest.reports import ObserveReport
 from kgmem.records import WriteReceipt
 
 

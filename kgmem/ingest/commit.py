@@ -22,9 +22,10 @@ from kgmem.errors import ConcurrentWrite, WriteRace
 from kgmem.graph import repository
 from kgmem.graph.client import Row, Step
 from kgmem.ingest.gate import LIVE_STATUSES
-from kgmem.ingest.ingestor import ExtractionReport, Ingestor
+from kgmem.ingest.ingestor import Ingestor
 from kgmem.ingest.planning import gate_and_plan
 from kgmem.ingest.preparation import Prepared
+from kgmem.ingest.reports import ExtractionReport
 from kgmem.ingest.write_plan import WritePlan
 from kgmem.records import TurnSkip
 from kgmem.taxonomy import ConflictStrategy

@@ -22,10 +22,11 @@ from kgmem.errors import ConcurrentWrite, InvalidInput, KgmemError, WriteRace
 from kgmem.graph import repository
 from kgmem.ingest.commit import write_steps
 from kgmem.ingest.episodes import check_turn, episode_properties
-from kgmem.ingest.ingestor import ExtractionReport, Ingestor
+from kgmem.ingest.ingestor import Ingestor
 from kgmem.ingest.normalize import content_hash
 from kgmem.ingest.planning import gate_and_plan
 from kgmem.ingest.preparation import embed_inputs
+from kgmem.ingest.reports import ExtractionReport
 from kgmem.ingest.scoring import SOURCE_TRUST
 from kgmem.records import ExtractedFact, ItemInput, Turn, WriteReceipt
 from kgmem.taxonomy import Category, ConflictStrategy

@@ -22,8 +22,9 @@ from kgmem import tracing
 from kgmem.errors import ConcurrentWrite
 from kgmem.graph import repository
 from kgmem.ingest.commit import commit_batch
-from kgmem.ingest.ingestor import ExtractionReport, Ingestor
+from kgmem.ingest.ingestor import Ingestor
 from kgmem.ingest.preparation import Prepared, prepare
+from kgmem.ingest.reports import ExtractionReport
 from kgmem.taxonomy import ConflictStrategy
 
 BATCH_EPISODES = 64  # episodes per extraction transaction

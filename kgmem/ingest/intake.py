@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from kgmem import tracing
@@ -27,26 +26,14 @@ from kgmem.graph import extraction_repository, repository
 from kgmem.ingest.buffer import DEFAULT_MAX_AGE, DEFAULT_MAX_TURNS
 from kgmem.ingest.episodes import as_utc, check_turns, episode_properties
 from kgmem.ingest.extraction import extract_pending
-from kgmem.ingest.ingestor import ExtractionReport, Ingestor
-from kgmem.ingest.outcome import ExtractionOutcome, wait_for_extraction
+from kgmem.ingest.ingestor import Ingestor
+from kgmem.ingest.outcome import wait_for_extraction
+from kgmem.ingest.reports import ObserveReport
 from kgmem.ingest.scanner import scan
 from kgmem.ingest.signals import SignalLevel
 from kgmem.records import Turn
 from kgmem.taxonomy import ConflictStrategy
 from kgmem.validation import check_namespace
-
-
-@dataclass(frozen=True)
-class ObserveReport:
-    episode_ids: tuple[str, ...]
-    new_episodes: int
-    trigger: str  # high_signal | max_turns | max_age | flush | buffered
-    extraction: ExtractionReport | None
-    # extracted: every turn is extracted (here, or by a worker within the wait);
-    # pending: a trigger fired and a worker has not finished these turns yet;
-    # buffered: no trigger fired, the turns wait for more.
-    status: str = "buffered"
-    outcome: ExtractionOutcome | None = None  # read back after waiting for a worker
 
 
 def extracts_inline(mode: str) -> bool:

@@ -12,31 +12,15 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from kgmem.graph import extraction_repository
 from kgmem.graph.client import GraphClient
 from kgmem.ingest.polling import Backoff
+from kgmem.ingest.reports import ExtractionOutcome
 from kgmem.records import TurnSkip
 
 WAIT_BACKOFF = Backoff(first_s=0.05, max_s=0.5)
-
-
-@dataclass(frozen=True)
-class ExtractionOutcome:
-    """The turns of one observe as the graph has them: extracted or still pending, the turns that
-    gave no memory (with reasons), and the memories derived from the extracted ones."""
-
-    extracted: int
-    pending: int
-    skips: tuple[TurnSkip, ...] = ()
-    memory_ids: tuple[str, ...] = ()
-    engine: str | None = None
-
-    @property
-    def done(self) -> bool:
-        return self.pending == 0
 
 
 def outcome_of(ids: Sequence[str], rows: Sequence[dict[str, Any]]) -> ExtractionOutcome:

@@ -25,11 +25,12 @@ from kgmem.ingest.emotion import Category as EmotionCategory
 from kgmem.ingest.emotion import Emotion
 from kgmem.ingest.episodes import as_utc
 from kgmem.ingest.gate_records import Neighbour
-from kgmem.ingest.ingestor import ExtractionReport, Ingestor
+from kgmem.ingest.ingestor import Ingestor
 from kgmem.ingest.normalize import content_hash, normalize_name
 from kgmem.ingest.plan import plan_writes
 from kgmem.ingest.preparation import Vectors
 from kgmem.ingest.reconcile import reconcile
+from kgmem.ingest.reports import ExtractionReport
 from kgmem.ingest.resolution import resolve_entities
 from kgmem.ingest.rewrite import speaker_label
 from kgmem.ingest.scoring import peer_similarities, score_candidate

@@ -19,8 +19,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from kgmem.facts import EntityFacts, FactValue
-from kgmem.ingest.intake import ObserveReport
-from kgmem.recall.engine import RecallHit, RecallResult
+from kgmem.ingest.reports import ObserveReport
+from kgmem.recall.results import RecallHit, RecallResult
 from kgmem.recall.xray import HitExplain, PathStep, Xray
 from kgmem.records import WriteReceipt
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from kgmem import tracing
@@ -38,6 +38,7 @@ from kgmem.recall.hydration import hydrate
 from kgmem.recall.profiles import get_profile
 from kgmem.recall.query import decompose, should_expand, should_skip, strategy_for
 from kgmem.recall.request import RecallRequest
+from kgmem.recall.results import RecallHit, RecallResult
 from kgmem.recall.selection import select
 from kgmem.recall.touch import touch
 from kgmem.recall.xray import ChannelEvidence, HitExplain, PathStep, Xray
@@ -45,30 +46,6 @@ from kgmem.recall.xray import ChannelEvidence, HitExplain, PathStep, Xray
 ACTIVATION_SEEDS = 10
 ACTIVATION_DECAY = 0.5  # activation halves per hop
 FANOUT_CAP = 50  # entities mentioned by more memories than this do not spread activation
-
-
-@dataclass(frozen=True)
-class RecallHit:
-    memory_id: str
-    content: str
-    score: float
-    category: str
-    status: str
-    injection: str  # full | abbreviated | skipped (seed 004's confidence gate)
-    turn_ids: tuple[str, ...]
-    valid_from: datetime | None
-    valid_until: datetime | None
-    channels: tuple[ChannelEvidence, ...] = ()
-    # "memory", or "episode": an observed turn no memory stands for, returned as itself
-    # (memory_id is then the episode's id, turn_ids its own turn, category "episode")
-    kind: str = "memory"
-
-
-@dataclass(frozen=True)
-class RecallResult:
-    hits: tuple[RecallHit, ...]
-    xray: Xray
-    skipped: str | None = None
 
 
 @tracing.traced("kgmem.recall")

@@ -17,9 +17,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, is_dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from kgmem.recall.candidates import Scored
+if TYPE_CHECKING:  # the SDK decodes X-rays without numpy: the scorer's record is a type here
+    from kgmem.recall.candidates import Scored
 
 ADDITIVE_TOLERANCE = 1e-9  # relative; the scorer itself is exact, this absorbs transport rounding
 
@@ -134,6 +135,6 @@ def _jsonable(value: Any) -> Any:
 
 def check_additive(hit: HitExplain | Scored) -> bool:
     """Whether the contributions add up to the final score (the X-ray's core promise)."""
-    final = hit.final if isinstance(hit, Scored) else hit.final_score
+    final = hit.final_score if isinstance(hit, HitExplain) else hit.final
     total = math.fsum(hit.contributions.values())
     return math.isclose(total, final, rel_tol=ADDITIVE_TOLERANCE, abs_tol=1e-12)

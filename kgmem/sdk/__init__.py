@@ -10,7 +10,7 @@ method names, arguments and return records:
   no client wrapper, the service itself.
 
 Both return kgmem's own records — :class:`~kgmem.records.WriteReceipt`,
-:class:`~kgmem.ingest.intake.ObserveReport`, :class:`~kgmem.recall.engine.RecallResult`,
+:class:`~kgmem.ingest.reports.ObserveReport`, :class:`~kgmem.recall.results.RecallResult`,
 :class:`~kgmem.recall.xray.Xray` — so code written against ``Memory`` runs unchanged on either.
 There is one implementation of each call, async; :func:`run_sync` runs any of them from plain
 synchronous code (no sync twins). Failures are ``KgmemError``s: a rejected write or recall raises

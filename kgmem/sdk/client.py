@@ -21,10 +21,8 @@ from typing import Any
 import httpx
 
 from kgmem.facts import EntityFacts
-from kgmem.ingest.ingestor import ExtractionReport
-from kgmem.ingest.intake import ObserveReport
-from kgmem.ingest.outcome import ExtractionOutcome
-from kgmem.recall.engine import RecallResult
+from kgmem.ingest.reports import ExtractionOutcome, ExtractionReport, ObserveReport
+from kgmem.recall.results import RecallResult
 from kgmem.recall.xray import Xray
 from kgmem.records import Turn, TurnSkip, WriteReceipt
 from kgmem.sdk.decoding import facts_of, hit_of, receipt_of, xray_of

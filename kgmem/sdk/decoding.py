@@ -1,7 +1,7 @@
 """The API's JSON back into kgmem's own records: write receipts, recall hits, X-rays.
 
 Contract. :func:`receipt_of`, :func:`hit_of`, :func:`xray_of` and :func:`facts_of` rebuild
-:class:`~kgmem.records.WriteReceipt`, :class:`~kgmem.recall.engine.RecallHit`,
+:class:`~kgmem.records.WriteReceipt`, :class:`~kgmem.recall.results.RecallHit`,
 :class:`~kgmem.recall.xray.Xray` and :class:`~kgmem.facts.EntityFacts` from the API's camelCase
 fields (``xray_of`` from ``Xray.to_dict()``, the API's ``xray.raw``), so code written against
 ``Memory`` sees the same records from the remote client as from the in-process service. Pure.
@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from kgmem.facts import EntityFacts, FactValue, SlotFacts
-from kgmem.recall.engine import RecallHit
+from kgmem.recall.results import RecallHit
 from kgmem.recall.xray import ChannelEvidence, Dropped, DropReason, HitExplain, PathStep, Xray
 from kgmem.records import WriteReceipt
 

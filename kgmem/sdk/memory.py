@@ -13,16 +13,18 @@ import asyncio
 import concurrent.futures
 from collections.abc import AsyncIterator, Coroutine, Sequence
 from contextlib import asynccontextmanager
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from kgmem.facts import EntityFacts
-from kgmem.ingest.intake import ObserveReport
-from kgmem.recall.engine import RecallResult
+from kgmem.ingest.reports import ObserveReport
+from kgmem.recall.results import RecallResult
 from kgmem.recall.xray import Xray
 from kgmem.records import Turn, WriteReceipt
 from kgmem.sdk.client import KgmemClient
-from kgmem.service import Kgmem
-from kgmem.settings import Settings
+
+if TYPE_CHECKING:  # the in-process form needs the server extra: imported when connect() uses it
+    from kgmem.service import Kgmem
+    from kgmem.settings import Settings
 
 T = TypeVar("T")
 
@@ -70,6 +72,9 @@ async def connect(
         async with KgmemClient(url, api_key) as client:
             yield client
     else:
+        from kgmem.service import Kgmem
+        from kgmem.settings import Settings
+
         async with Kgmem(settings or Settings()) as km:
             yield km
 

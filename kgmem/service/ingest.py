@@ -16,8 +16,7 @@ from datetime import datetime
 from kgmem.ingest import explicit, extraction, extraction_stats, intake
 from kgmem.ingest.extraction_stats import ExtractionStats
 from kgmem.ingest.extraction_worker import ExtractionWorker
-from kgmem.ingest.ingestor import ExtractionReport
-from kgmem.ingest.intake import ObserveReport
+from kgmem.ingest.reports import ExtractionReport, ObserveReport
 from kgmem.records import Turn, WriteReceipt
 from kgmem.service.core import ServiceCore
 from kgmem.taxonomy import ConflictStrategy

@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from kgmem.graph import consistency
-from kgmem.recall.engine import RecallResult, recall
+from kgmem.recall.engine import recall
 from kgmem.recall.request import build_request
+from kgmem.recall.results import RecallResult
 from kgmem.recall.xray import Xray
 from kgmem.service.core import ServiceCore
 

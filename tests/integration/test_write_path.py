@@ -12,7 +12,8 @@ from kgmem.errors import ConcurrentWrite, InvalidInput, KgmemError
 from kgmem.graph import repository
 from kgmem.graph import transfer_repository as tr
 from kgmem.ingest import extraction, intake, preparation
-from kgmem.ingest.ingestor import ExtractionReport, Ingestor
+from kgmem.ingest.ingestor import Ingestor
+from kgmem.ingest.reports import ExtractionReport
 from kgmem.records import Turn
 from kgmem.service import Kgmem
 
@@ -37,7 +38,10 @@ def _turn(
 
 
 def _memories(km: Kgmem, arun: Any, ns: str) -> list[dict[str, Any]]:
-    return arun(repository.find_memories(km.graph, namespace=ns, statuses=None, limit=1000))
+    rows: list[dict[str, Any]] = arun(
+        repository.find_memories(km.graph, namespace=ns, statuses=None, limit=1000)
+    )
+    return rows
 
 
 def _active(km: Kgmem, arun: Any, ns: str) -> list[str]:

@@ -37,7 +37,7 @@ from benchmarks.beam_report import render_markdown
 from benchmarks.harness import machine
 from benchmarks.locomo_recall import hit_source_turns, resolve_hit_turns
 from benchmarks.locomo_report import write_result
-from kgmem.recall.engine import RecallHit
+from kgmem.recall.results import RecallHit
 
 
 def _turn(conv: str, i: int, day: str, text: str) -> dict[str, Any]:

@@ -1,17 +1,24 @@
-"""The thin client install: kgmem, its SDK and its CLI import without the server extra (models,
-GDS, API) or the LLM client, and a command that needs the server extra says so in one line.
+"""The thin client install: kgmem, its SDK and its CLI import without the server extra (the Neo4j
+driver, numpy, the models, GDS, the API) or the LLM client, the CLI's help answers there, and a
+command that needs the server extra says so in one line.
 
 Each case runs in a child interpreter where the extras' modules are blocked (``None`` in
 ``sys.modules`` makes their import fail), as in an install without them."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+import tomllib
+from pathlib import Path
 
 from kgmem.extras import EXTRAS, missing
 
-BLOCK = sorted({*EXTRAS["server"], *EXTRAS["llm"], *EXTRAS["torch"], "transformers"})
+ROOT = Path(__file__).resolve().parents[2]
+BLOCK = sorted(
+    {*EXTRAS["server"], *EXTRAS["llm"], *EXTRAS["torch"], "transformers", "pandas", "scipy"}
+)
 PRELUDE = f"import sys\nfor m in {BLOCK!r}:\n    sys.modules[m] = None\n"
 
 
@@ -34,6 +41,24 @@ def test_the_sdk_and_the_cli_import_without_the_server_extra() -> None:
     )
     assert run.returncode == 0, run.stderr[-2000:]
     assert run.stdout.strip() == "[]"
+
+
+def test_the_cli_help_answers_without_the_server_extra() -> None:
+    run = _child("from kgmem.entry import main\nsys.argv = ['kgmem', '--help']\nmain()")
+    assert run.returncode == 0, run.stderr[-2000:]
+    for command in ("remember", "recall", "serve", "db"):
+        assert command in run.stdout, command
+
+
+def test_the_core_install_is_the_thin_client() -> None:
+    """pyproject's core dependencies are the client's; the driver and numpy come with `server`,
+    whose check names them."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    core = {re.split(r"[<>=!~ \[]", d, maxsplit=1)[0] for d in project["dependencies"]}
+    assert core == {"httpx", "typer", "rich", "pydantic", "pydantic-settings", "platformdirs"}
+    server = " ".join(project["optional-dependencies"]["server"])
+    assert "neo4j>=" in server and "numpy>=" in server
+    assert {"neo4j", "numpy"} <= set(EXTRAS["server"])
 
 
 def test_version_works_and_a_service_command_names_the_missing_extra() -> None:

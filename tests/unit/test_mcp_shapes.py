@@ -10,10 +10,9 @@ from datetime import UTC, datetime
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kgmem.ingest.ingestor import ExtractionReport
-from kgmem.ingest.intake import ObserveReport
+from kgmem.ingest.reports import ExtractionReport, ObserveReport
 from kgmem.mcp.shapes import DROPPED_SHOWN, Explanation, Observed, Recalled
-from kgmem.recall.engine import RecallHit, RecallResult
+from kgmem.recall.results import RecallHit, RecallResult
 from kgmem.recall.xray import ChannelEvidence, Dropped, DropReason, HitExplain, PathStep, Xray
 from kgmem.records import TurnSkip, WriteReceipt
 
