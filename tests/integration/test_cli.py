@@ -19,8 +19,8 @@ from typing import Any
 
 import httpx
 import pytest
-from click.testing import Result
-from typer.testing import CliRunner
+from support.servers import wait_ready
+from typer.testing import CliRunner, Result
 
 from kgmem.cli import app
 from kgmem.errors import InvalidInput
@@ -214,16 +214,8 @@ def test_the_thin_cli_remembers_and_recalls_through_a_running_api(
         )
 
     try:
-        deadline = time.monotonic() + 180
-        while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert server.poll() is None, server.communicate()
-            assert time.monotonic() < deadline, "kgmem serve did not answer"
-            time.sleep(0.5)
+        # ready, not just alive: a write before the models load can outlast the client's timeout
+        wait_ready(f"http://127.0.0.1:{port}", server)
         stored = thin("remember", "Ines repairs vintage radios in Porto.", "-n", namespace)
         assert stored.returncode == 0, stored.stderr
         assert stored.stdout.startswith("created "), stored.stdout
