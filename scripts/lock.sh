@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Refresh the lock files scripts/setup.sh (and so CI) installs from, with uv's resolver:
-#   requirements/dev.lock   every extra ([dev]: the torch backend too), for Python 3.11 on Linux
-#   requirements/lean.lock  the lean set KGMEM_LEAN=1 installs: [dev] without [torch], no torch,
+#   requirements/dev.lock   every extra ([dev]: the torch backend too), for Python 3.11 on Linux;
+#                           what KGMEM_TORCH=1 (and so CI) installs
+#   requirements/lean.lock  what setup.sh installs by default: [dev] without [torch], no torch,
 #                           pinned to the dev lock's versions
 # uv keeps every pin the current lock has unless pyproject.toml's ranges exclude it; to take
 # newer versions run `bash scripts/lock.sh --upgrade` (or `--upgrade-package NAME`), then the

