@@ -38,6 +38,15 @@ _ABOUT_THINGS = frozenset({Slot.QUANTITY, Slot.BUDGET, Slot.GOAL, Slot.DEADLINE}
 _REPORTING = frozenset({"say", "tell", "write", "mention", "ask", "add"})
 # A guess this sure replaces a loose lexicon reading of another slot family.
 OVERRIDE_CONFIDENCE = 0.6
+# The rewrite's subject for a speaker with no name ("The user's sister lives in Boston"): read as
+# the name "User", so every rule that finds a person by a capitalised name finds them (the
+# subject is "user" either way, as the speaker "The user" normalises to).
+_ROLE_RE = re.compile(r"\b[Tt]he (user|assistant)\b")
+
+
+def as_named(text: str) -> str:
+    """``text`` with "the user"/"the assistant" written as the names "User"/"Assistant"."""
+    return _ROLE_RE.sub(lambda m: m.group(1).capitalize(), text)
 
 
 def read_claim(
@@ -49,6 +58,7 @@ def read_claim(
     speaker: str | None,
     names: frozenset[str] = frozenset(),
 ) -> Claim | None:
+    content = as_named(content)
     claim, guess = plan_claim(content, vector, table=table, speaker=speaker, names=names)
     if guess is None:
         return claim
@@ -67,6 +77,7 @@ def plan_claim(
     """The lexicon's claim, and the slot guess still to be read from the parse (None when the
     lexicon's reading stands): ``read_claim`` without the parse, so a batch can parse together
     exactly the memories that need it."""
+    content = as_named(content)
     claim = extract_claim(content, speaker=speaker, names=names)
     if vector is None or table is None or (claim is not None and claim.confidence >= SURE):
         return claim, None
@@ -195,14 +206,15 @@ class ClaimReader:
         """``read`` for each item, the memories that need a parse parsed in one spaCy batch
         (``nlp.pipe`` is several times faster per text than one call per memory)."""
         table = self.table()
-        plans = [plan_claim(i.content, i.vector, table=table, speaker=i.speaker, names=i.names)
-                 for i in items]  # fmt: skip
-        texts = sorted({i.content for i, (_, guess) in zip(items, plans, strict=True) if guess})
+        named = [as_named(i.content) for i in items]
+        plans = [plan_claim(c, i.vector, table=table, speaker=i.speaker, names=i.names)
+                 for c, i in zip(named, items, strict=True)]  # fmt: skip
+        texts = sorted({c for c, (_, guess) in zip(named, plans, strict=True) if guess})
         docs = dict(zip(texts, self._nlp.pipeline().pipe(texts), strict=True))
         out: list[Claim | None] = []
-        for item, (claim, guess) in zip(items, plans, strict=True):
+        for text, item, (claim, guess) in zip(named, items, plans, strict=True):
             guessed = None
             if guess is not None:
-                guessed = _guessed(item.content, guess, docs.__getitem__, item.speaker, item.names)
+                guessed = _guessed(text, guess, docs.__getitem__, item.speaker, item.names)
             out.append(guessed if guessed is not None else claim)
         return out

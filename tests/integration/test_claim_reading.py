@@ -107,3 +107,27 @@ def test_a_batch_reads_the_same_claims_as_one_memory_at_a_time(reader: ClaimRead
     )
     assert batch == one_by_one
     assert sum(c is not None for c in batch) >= 4  # lexicon and guessed claims both in the batch
+
+
+@pytest.mark.parametrize(
+    ("text", "subject", "slot"),
+    [
+        ("The user lives in Chicago.", "user", "residence"),
+        (
+            "The user's sister lives in Boston, the user visits her often.",
+            "user's sister",
+            "residence",
+        ),
+        ("The user's dad turns 70 next week.", "user's dad", "age"),
+        ("The user's hamster Nibbles keeps escaping his cage.", "user", "pet"),
+    ],
+)
+def test_the_unnamed_speaker_is_read_like_a_name(
+    reader: ClaimReader, text: str, subject: str, slot: str
+) -> None:
+    # "The user" is what the rewrite calls a speaker with no name: a relative of theirs is the
+    # relative, not them, exactly as for "Maya's sister"
+    claim = _read(reader, text, "The user")
+    assert claim is not None and (claim.subject, claim.slot) == (subject, slot)
+    vec = reader._embedder.embed([text])[0]
+    assert reader.read_many([ClaimInput(text, vec, "The user")]) == [claim]
