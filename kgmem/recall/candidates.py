@@ -67,6 +67,7 @@ class Candidate:
     co_activation: int = 0
     matched_entities: tuple[str, ...] = ()  # the query entities this memory mentions
     holds_asked_slot: bool = False  # the claim channel found it: it holds the slot asked about
+    names_only: bool = False  # it says nothing but names, the question asks more (coverage.py)
 
     @property
     def entity_matches(self) -> int:

@@ -3,8 +3,9 @@
 ``hydrate`` reads every field scoring and the filters need for the candidate ids of one
 namespace (``get_recall_candidates``, one statement), turns each row and its channel evidence
 into a ``Candidate`` in the order the rows came (the embeddings converted once, as rows of one
-matrix: ``diversity.embedding_rows``), orders each memory's source turns by relevance
-to the query (word rarity and shared entity words are counted over the whole candidate set), and
+matrix: ``diversity.embedding_rows``), marks a memory that says nothing but names for a question
+that asks more (``coverage``), orders each memory's source turns by relevance to the query (word
+rarity and shared entity words are counted over the whole candidate set), and
 keeps each memory's ``recorded_at`` for the bi-temporal filter and the ids of the memories that
 superseded it (its ``SUPERSEDES`` edges), which the X-ray names for a superseded candidate.
 Everything after the one statement is CPU only and runs in a worker thread.
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -22,6 +23,7 @@ from kgmem.graph import repository
 from kgmem.graph.client import GraphClient, Row
 from kgmem.ingest.episodes import as_utc
 from kgmem.recall.candidates import Candidate
+from kgmem.recall.coverage import says_only_names
 from kgmem.recall.diversity import embedding_rows
 from kgmem.recall.filters import Evidence, to_candidate
 from kgmem.recall.turns import common_entity_words, turn_word_rarity, turns_by_relevance
@@ -59,7 +61,11 @@ def _hydrated(
 ) -> Hydrated:
     vectors = embedding_rows([r["memory"].get("embedding") for r in rows])
     cands = [
-        to_candidate(r, ev[r["memory"]["id"]], rrf_of[r["memory"]["id"]], q_entities, vec)
+        _covered(
+            to_candidate(r, ev[r["memory"]["id"]], rrf_of[r["memory"]["id"]], q_entities, vec),
+            query,
+            q_entities,
+        )
         for r, vec in zip(rows, vectors, strict=True)
     ]
     rarity = turn_word_rarity([t for r in rows for t in r.get("turns") or ()])
@@ -71,6 +77,14 @@ def _hydrated(
     recorded = {r["memory"]["id"]: _opt(r["memory"].get("recorded_at")) for r in rows}
     successors = {r["memory"]["id"]: tuple(sorted(r.get("superseded_by") or ())) for r in rows}
     return Hydrated(cands, turns, recorded, successors)
+
+
+def _covered(c: Candidate, query: str, q_entities: frozenset[str]) -> Candidate:
+    """``c`` marked ``names_only`` when it says nothing but names and the question asks more;
+    never a memory the claim channel found holding the attribute asked about."""
+    if c.holds_asked_slot or not says_only_names(c.content, c.entities, query, q_entities):
+        return c
+    return replace(c, names_only=True)
 
 
 def _opt(value: Any) -> datetime | None:

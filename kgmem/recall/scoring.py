@@ -7,7 +7,8 @@ final`` exactly — ``final`` is defined as that sum, so the X-ray shows every f
 ``final = relevance × modifier``. Relevance is the profile's weighted mean of the query-dependent
 factors (:data:`profiles.RELEVANCE_FACTORS`: similarity, BM25, RRF, activation, each in [0, 1])
 plus seed 004's query-side additive boosts (entity +0.1 per matching query entity, weighed by its
-specificity within the set; episode +0.15 for the caller's own session). The modifier holds the
+specificity within the set; episode +0.15 for the caller's own session), scaled down for a memory
+that says nothing but names when the question asks more (``names_only``, ``coverage.py``). The modifier holds the
 query-independent evidence: the priors (:data:`profiles.PRIOR_FACTORS`: recency, retention,
 ACT-R, importance, utility, confidence) move it by at most ``±PRIOR_SPAN × profile.prior_share``
 around 1 (linear in each prior, so each has its own additive share), then seed 004's Hebbian
@@ -42,6 +43,11 @@ EPISODE_BOOST = 0.15  # seed 004: +0.15 for a same-session episode
 # slot for the subject asked about: as much relevance as a same-session episode, since "old"
 # matches "an old Fiat Panda" better than "Ana is 29" in words (recall/claim_channel.py).
 CLAIM_BOOST = 0.15
+# A memory that says nothing but names ("User is Tomas.") for a question that asks something
+# else ("Where does Tomas live?", recall/coverage.py): it matches the question's subject in every
+# channel and, being short, wins the word and vector matches, but answers nothing asked. Its
+# relevance is scaled by this (LoCoMo dev replay: neutral, R@10 tune +0.000, held out -0.002).
+NAMES_ONLY_FACTOR = 0.3
 # Seed 004 gives pairs co-activated >= 3 times +0.05 on a composite of about 0.5; co-activation
 # is made by recalls themselves, so it is a bounded multiplier here, not added relevance.
 COACTIVATION_BOOST = 1.05
@@ -232,6 +238,9 @@ def _composite(
     for name in ADDITIVE_BOOSTS:
         contributions[name] = counts[name] * per_unit[name]
         factors[name] = counts[name]
+    if c.names_only:
+        contributions["names_only"] = math.fsum(contributions.values()) * (NAMES_ONLY_FACTOR - 1.0)
+        factors["names_only"] = NAMES_ONLY_FACTOR
     relevance = math.fsum(contributions.values())
     factors["relevance"] = relevance
     # The priors: modifier 1 + span × (2·prior − 1), where prior is their weighted mean; each

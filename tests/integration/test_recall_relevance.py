@@ -9,12 +9,14 @@ moved to Seattle") that rose for a question about milk after a few non-dry recal
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from kgmem.graph import repository
 from kgmem.recall.profiles import get_profile
 from kgmem.recall.scoring import history_bound
 from kgmem.recall.xray import check_additive
+from kgmem.records import Turn
 from kgmem.service import Kgmem
 
 FIVE_LINES = (
@@ -90,3 +92,28 @@ def test_recalling_leo_does_not_lift_him_for_a_question_about_milk(
     # six accesses moved Leo's score by no more than what recalls can change (history_bound)
     assert score_after <= leo_score * history_bound(get_profile())
     assert score_after < _composite(after, milk)[1]
+
+
+def test_the_users_own_name_does_not_answer_what_is_asked_about_them(
+    km: Kgmem, arun: Any, namespace: str
+) -> None:
+    # an agent's user, sent with no name, introduces themselves: "User is Tomas." shares the
+    # subject with every question about the user, and being short it won every channel
+    at = datetime(2025, 3, 1, 10, tzinfo=UTC)
+    turns = [
+        "Hi! I'm Tomas. I work as a data analyst at a logistics company.",
+        "Big news: I moved to Lisbon last week, the new flat is near the river.",
+    ]
+    arun(km.observe(
+        [Turn(text=t, role="user", at=at + timedelta(days=i)) for i, t in enumerate(turns)],
+        namespace=namespace, flush=True,
+    ))  # fmt: skip
+    result = arun(km.recall("Where does the user live?", namespace=namespace, dry=True))
+    assert "Lisbon" in result.hits[0].content, [h.content for h in result.hits]
+    named = [x for x in result.xray.hits if x.contributions.get("names_only", 0.0) < 0.0]
+    assert named and all("Tomas" in x.content for x in named)
+    # asked about the name, the same memory answers
+    for asked in ("Who is the user?", "What is the user's name?"):
+        who = arun(km.recall(asked, namespace=namespace, dry=True))
+        assert "Tomas" in who.hits[0].content, (asked, [h.content for h in who.hits])
+        assert "names_only" not in who.xray.hits[0].contributions
