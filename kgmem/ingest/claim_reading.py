@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kgmem.ingest.claim_patterns import HYPOTHETICAL_RE
+from kgmem.ingest.claim_lexicon import HYPOTHETICAL_RE
 from kgmem.ingest.claim_values import parse_value
 from kgmem.ingest.claims import SURE, extract_claim, subject_before
 from kgmem.ingest.normalize import normalize_name

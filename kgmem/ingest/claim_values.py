@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from kgmem.ingest.claim_patterns import KIND_WORDS
+from kgmem.ingest.claim_lexicon import KIND_WORDS
 from kgmem.ingest.claims import trim_value
 from kgmem.ingest.synthesis import stem
 from kgmem.taxonomy.slots import SLOT_SPECS, Slot

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import re
 
-from kgmem.ingest.claim_patterns import (
+from kgmem.ingest.claim_lexicon import (
     ADDITIVE_RE,
     HYPOTHETICAL_RE,
     KIN_RE,
     KIND_WORDS,
-    PATTERNS,
     ClaimPattern,
 )
+from kgmem.ingest.claim_patterns import PATTERNS
 from kgmem.ingest.normalize import normalize_name
 from kgmem.ingest.synthesis import STOPWORDS, stem, tokens
 from kgmem.records import Claim

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 
 from kgmem.ingest.claim_gate import family
-from kgmem.ingest.claim_patterns import HYPOTHETICAL_RE, KIN_WORDS
+from kgmem.ingest.claim_lexicon import HYPOTHETICAL_RE, KIN_WORDS
 from kgmem.ingest.claims import SURE
 from kgmem.ingest.contradiction import states_aim, states_value
 from kgmem.ingest.gate_records import Neighbour

@@ -1,0 +1,101 @@
+"""Claim patterns of transitions: wordings that say a value no longer holds.
+
+Quit, left, sold, broke up, passed away, moved out, no longer, not … anymore, stopped, gave up:
+each :class:`~kgmem.ingest.claim_lexicon.ClaimPattern` here carries polarity ``ended`` and closes
+a value even when no new one is said. They are tried before the patterns of values
+(:mod:`kgmem.ingest.claim_patterns`), so "no longer works at" is not read as "works at". Pure
+data, no I/O.
+"""
+
+from __future__ import annotations
+
+from kgmem.ingest.claim_lexicon import (
+    DET,
+    DIETS,
+    HOBBIES,
+    NAME,
+    NOT_ANYMORE,
+    PET,
+    ClaimPattern,
+    V,
+)
+from kgmem.ingest.claim_lexicon import pattern as _p
+from kgmem.taxonomy.slots import Slot
+
+TRANSITIONS: tuple[ClaimPattern, ...] = (
+    _p(Slot.RESIDENCE, rf"\bmoved (?:out of|away from) {DET}{V}", ended=True),
+    _p(
+        Slot.EMPLOYER,
+        rf"\b(?:left|quit|resigned from|was laid off from|was fired from"
+        rf"|got laid off from|stopped working (?:at|for)) "
+        rf"(?:(?:her|his|their|a|the) job (?:at|with) )?"
+        rf"(?P<v>{NAME})",
+        ended=True,
+    ),
+    _p(Slot.EMPLOYER, r"\b(?:left|quit) (?:her|his|their|the) (?P<v>job)\b", ended=True),
+    _p(
+        Slot.EMPLOYER,
+        rf"\b{NOT_ANYMORE} (?:\w+ )?(?:work|works|working) (?:at|for) {V}",
+        ended=True,
+    ),
+    _p(
+        Slot.PARTNER,
+        rf"\b(?:broke up with|split (?:up )?with|divorced|separated from|"
+        rf"dumped|left (?:her|his|their) (?:husband|wife|partner|boyfriend|girlfriend),?) {V}",
+        ended=True,
+    ),
+    _p(Slot.PARTNER, r"\b(?P<v>broke up|split up|got divorced|are separated)\b", ended=True),
+    _p(
+        Slot.PET,
+        rf"\b(?:{PET}),? (?P<v>{NAME}),? (?:has )?(?:passed away|died|was put down"
+        r"|was rehomed|ran away)",
+        ended=True,
+    ),
+    _p(
+        Slot.PET,
+        rf"\b(?P<v>{NAME}) (?:has )?(?:passed away|died|was put down|was rehomed|ran away)",
+        ended=True,
+    ),
+    _p(Slot.PET, rf"\b(?:lost|rehomed|gave away) {DET}(?:{PET}),? (?P<v>{NAME})", ended=True),
+    # "rehomed the budgies", "gave Sheldon to the reptile rescue": a pet or a named thing handed on
+    _p(Slot.PET, rf"\b(?:rehomed|gave away) {DET}(?P<v>(?:\w+ )?(?:{PET})s?)\b", ended=True),
+    _p(Slot.PET, rf"\bgave (?P<v>{NAME}) (?:away|to)\b", ended=True),
+    _p(
+        Slot.POSSESSION,
+        rf"\b(?:sold|got rid of|gave away|traded in|totaled|totalled|returned) "
+        rf"{DET}{V}",
+        ended=True,
+    ),
+    _p(Slot.DIET, rf"\b{NOT_ANYMORE} (?:a )?(?P<v>{DIETS})\b", ended=True),
+    _p(
+        Slot.DIET,
+        rf"\b(?:stopped being|quit being|gave up being) (?:a )?(?P<v>{DIETS})",
+        ended=True,
+    ),
+    _p(Slot.ALLERGY, rf"\b{NOT_ANYMORE} (?:actually )?allergic to {V}", ended=True),
+    _p(Slot.ALLERGY, rf"\b(?:allergy|intolerance) to {V} (?:was|has been) ruled out", ended=True),
+    _p(Slot.ALLERGY, rf"\bruled out {DET}(?:\w+ )?(?:allergy|intolerance) to {V}", ended=True),
+    _p(
+        Slot.SCHOOL,
+        rf"\b(?:dropped out of|withdrew from|was expelled from) {DET}{V}",
+        ended=True,
+    ),
+    _p(Slot.NICKNAME, rf"\b{NOT_ANYMORE} (?:goes|go|going) by {V}", ended=True),
+    _p(Slot.NICKNAME, rf"\b(?:stopped|quit) (?:going by|using the nickname) {V}", ended=True),
+    _p(
+        Slot.HABIT,
+        r"\b(?:quit|stopped|gave up|kicked) (?P<v>smoking|vaping|drinking(?: \w+)?"
+        r"|caffeine|coffee|alcohol|sugar|biting \w+ nails|cigarettes)",
+        ended=True,
+    ),
+    _p(
+        Slot.HABIT,
+        rf"\b{NOT_ANYMORE} (?P<v>smokes?|smoking|vapes?|vaping|drinks?(?: \w+)?)\b",
+        ended=True,
+    ),
+    _p(
+        Slot.HOBBY,
+        rf"\b(?:quit|stopped|gave up) (?:playing |doing |going )?(?P<v>{HOBBIES})\b",
+        ended=True,
+    ),
+)
