@@ -13,6 +13,7 @@ from kgmem.ingest.claim_lexicon import (
     DET,
     DIETS,
     HOBBIES,
+    KIND_PHRASE,
     NAME,
     NOT_ANYMORE,
     PET,
@@ -22,6 +23,7 @@ from kgmem.ingest.claim_lexicon import (
 from kgmem.ingest.claim_lexicon import pattern as _p
 from kgmem.taxonomy.slots import Slot
 
+_FOODS = r"bread|pasta|wheat|gluten|dairy|cheese|milk|lactose"
 TRANSITIONS: tuple[ClaimPattern, ...] = (
     _p(Slot.RESIDENCE, rf"\bmoved (?:out of|away from) {DET}{V}", ended=True),
     _p(
@@ -45,6 +47,12 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
         ended=True,
     ),
     _p(Slot.PARTNER, r"\b(?P<v>broke up|split up|got divorced|are separated)\b", ended=True),
+    # an ex is a partner no longer: "Maya's ex-boyfriend Tom", "her ex, Sam"
+    _p(
+        Slot.PARTNER,
+        rf"\bex(?:[- ](?:boyfriend|girlfriend|partner|husband|wife|fiancée?))?,? (?P<v>{NAME})\b",
+        ended=True,
+    ),
     _p(
         Slot.PET,
         rf"\b(?:{PET}),? (?P<v>{NAME}),? (?:has )?(?:passed away|died|was put down"
@@ -62,11 +70,21 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
     _p(Slot.PET, rf"\bgave (?P<v>{NAME}) (?:away|to)\b", ended=True),
     _p(
         Slot.POSSESSION,
-        rf"\b(?:sold|got rid of|gave away|traded in|totaled|totalled|returned) "
-        rf"{DET}{V}",
+        rf"\b(?:sold|got rid of|gave away|traded in|totaled|totalled|returned|donated|scrapped"
+        rf"|wrote off) {DET}{V}",
         ended=True,
     ),
+    # a thing handed on or lost: "gave their PS5 to a nephew", "had her bike stolen"
+    _p(Slot.POSSESSION, rf"\bgave {DET}{KIND_PHRASE} (?:to|away)\b", ended=True),
+    _p(Slot.POSSESSION, rf"\b(?:had|got) {DET}{KIND_PHRASE} stolen\b", ended=True),
     _p(Slot.DIET, rf"\b{NOT_ANYMORE} (?:a )?(?P<v>{DIETS})\b", ended=True),
+    # eating a thing again ends the diet without it: "back on bread" ends "gluten-free"
+    _p(
+        Slot.DIET,
+        rf"\b(?:back (?:on|to eating|to)|(?:eats|eating|started eating) (?=[\w ]*\bagain\b))"
+        rf" (?:regular |normal |some )?(?P<v>{_FOODS})\b",
+        ended=True,
+    ),
     _p(
         Slot.DIET,
         rf"\b(?:stopped being|quit being|gave up being) (?:a )?(?P<v>{DIETS})",
@@ -84,7 +102,8 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
     _p(Slot.NICKNAME, rf"\b(?:stopped|quit) (?:going by|using the nickname) {V}", ended=True),
     _p(
         Slot.HABIT,
-        r"\b(?:quit|stopped|gave up|kicked) (?P<v>smoking|vaping|drinking(?: \w+)?"
+        r"\b(?:quit|quitting|stopped|gave up|given up|giving up|kicked|cut out|ditched|dropped)"
+        r" (?:the |her |his |their )?(?P<v>smoking|vaping|drinking(?: \w+)?"
         r"|caffeine|coffee|alcohol|sugar|biting \w+ nails|cigarettes)",
         ended=True,
     ),
@@ -93,9 +112,25 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
         rf"\b{NOT_ANYMORE} (?P<v>smokes?|smoking|vapes?|vaping|drinks?(?: \w+)?)\b",
         ended=True,
     ),
+    # one thing replaced by another ends the first: "replaced gaming with reading", "swapped
+    # coffee for green tea"
+    _p(
+        Slot.HABIT,
+        r"\b(?:replaced|swapped|traded|exchanged) (?:her |his |their |the )?(?P<v>[\w-]+"
+        r"(?: [\w-]+)?) (?:with|for)\b",
+        ended=True,
+    ),
+    # a habit dropped by name: "dropped the meditation habit", "kicked the nail-biting habit"
+    _p(
+        Slot.HABIT,
+        r"\b(?:quit|stopped|gave up|given up|kicked|dropped|ditched|broke) (?:the |her |his "
+        r"|their |a )?(?P<v>[\w-]+(?: [\w-]+)?) habit\b",
+        ended=True,
+    ),
     _p(
         Slot.HOBBY,
-        rf"\b(?:quit|stopped|gave up) (?:playing |doing |going )?(?P<v>{HOBBIES})\b",
+        rf"\b(?:quit|stopped|gave up|given up|dropped|ditched|retired from) (?:playing |doing "
+        rf"|going )?(?P<v>{HOBBIES})\b",
         ended=True,
     ),
 )

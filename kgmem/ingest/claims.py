@@ -20,6 +20,7 @@ from kgmem.ingest.claim_lexicon import (
     HYPOTHETICAL_RE,
     KIN_RE,
     KIND_WORDS,
+    VALUE_CANON,
     ClaimPattern,
 )
 from kgmem.ingest.claim_patterns import PATTERNS
@@ -41,7 +42,7 @@ _BOUNDARY = word_set(
     "and but because since so which who whom where when while with for after before as from "
     "last this next now recently yesterday today tomorrow soon ago again anymore instead though "
     "too also in on at by until till during about over than then just already still really "
-    "there here because every to"
+    "there here because every to around across near that"
 )
 _VALUE_DROP = word_set("a an the new current own my his her their its our your brand another")
 _NAME_RE = re.compile(r"[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*")
@@ -53,6 +54,13 @@ _NOT_NAMES = word_set(
     "last next today yesterday monday tuesday wednesday thursday friday saturday sunday"
 )
 _MAX_VALUE_WORDS = 6
+_MAX_BEFORE_WORDS = 3
+# words that end a value said before its slot: "these days", "lately", "honestly"
+_FILLERS = word_set(
+    "days lately honestly basically officially definitely though these those still even "
+    "is are was were has have had become became someone something everyone nothing"
+)
+_SOMEONE = frozenset({"someone", "somebody", "someone new", "a guy", "a girl", "new guy"})
 
 
 def extract_claim(
@@ -83,7 +91,10 @@ def _claim(
     clause = _clause_before(content, match.start())
     if not pattern.hypothetical_ok and HYPOTHETICAL_RE.search(clause + " " + match.group(0)):
         return None  # "might move to Denver", "thinking about going vegan": nothing holds yet
-    raw = match.groupdict().get("v") or ""
+    groups = match.groupdict()
+    raw = groups.get("v") or groups.get("v2") or ""
+    if pattern.value_before:
+        raw = _value_before(clause) or _antecedent(content, match.start() - len(clause), clause)
     value = trim_value(raw)
     ended = pattern.polarity is Polarity.ENDED
     if not value and not (ended and pattern.slot in (Slot.PARTNER, Slot.RELATIONSHIP_STATUS)):
@@ -96,14 +107,57 @@ def _claim(
     subject = _subject(content, match, clause, speaker, names)
     if not subject:
         return None
-    conf = LOOSE if pattern.slot in _LOOSE_SLOTS else SURE
+    slot = pattern.slot
+    if slot is Slot.PARTNER and not ended and value in _SOMEONE:
+        # "started seeing someone": a status, not a partner named "someone"
+        slot, value = Slot.RELATIONSHIP_STATUS, "someone"
+    if ended and slot is Slot.PARTNER and not _is_name(raw):
+        value = ""
+    if ended and slot is Slot.POSSESSION and all(w in KIND_WORDS for w in value.split()[-1:]):
+        value = qualifier  # "gave their PS5 away": whichever console was held
+    key = slot_key(slot, qualifier)
+    value = _canonical(key, value)
     return Claim(
         subject=subject,
-        slot=slot_key(pattern.slot, qualifier),
-        value=value if not (ended and pattern.slot is Slot.PARTNER and not _is_name(raw)) else "",
+        slot=key,
+        value=value,
         polarity=pattern.polarity.value,
-        confidence=conf,
+        confidence=LOOSE if slot in _LOOSE_SLOTS else SURE,
     )
+
+
+def _value_before(clause: str) -> str:
+    """The value said before the match: the last words of the clause before it that are not
+    stop, time or pronoun words ("These days Severance" -> "Severance", "it" -> "")."""
+    kept: list[str] = []
+    for word in reversed(clause.split()):
+        bare = word.strip("'\"’").lower()
+        if bare in _BOUNDARY or bare in _VALUE_DROP or bare in _NOT_NAMES or bare in _FILLERS:
+            break
+        kept.insert(0, word)
+        if len(kept) >= _MAX_BEFORE_WORDS:
+            break
+    return " ".join(kept)
+
+
+def _antecedent(content: str, clause_start: int, clause: str) -> str:
+    """What "it" stands for in "rewatching Severance, it's her comfort show": the last name of
+    the clause before, in the same sentence, when the value said is a pronoun."""
+    if not re.fullmatch(r"\s*(?:it|that|this)\s*", clause, re.IGNORECASE):
+        return ""
+    before = content[:clause_start]
+    sentence = re.split(r"[.!?]\s", before)[-1]
+    found = [m.group(0) for m in _NAME_RE.finditer(sentence) if m.start() > 0]
+    found = [n for n in found if n.split()[0].lower() not in _NOT_NAMES]
+    return found[-1] if found else ""
+
+
+def _canonical(key: str, value: str) -> str:
+    """One value said many ways folded to one (``VALUE_CANON``, by the value's last word)."""
+    canon = VALUE_CANON.get(key) or VALUE_CANON.get(key.partition(":")[0])
+    if not canon or not value:
+        return value
+    return canon.get(value.split()[-1], value)
 
 
 def trim_value(raw: str) -> str:
@@ -138,8 +192,12 @@ def _qualifier(pattern: ClaimPattern, match: re.Match[str], value: str) -> str |
         return pattern.qualifier
     given = (match.groupdict().get("q") or "").strip().lower()
     if slot is Slot.FAVOURITE:  # "favourite book now is": "now" is not the kind
+        if pattern.value_before and given.split()[:1] and given.split()[0] in _BOUNDARY:
+            return None  # "Pavel's favourite after the trip": no kind said
         return _head(" ".join(w for w in given.split() if w not in _BOUNDARY)) or None
     if slot is Slot.POSSESSION:
+        if given in KIND_WORDS:  # "Maya's new car is a Polestar": the kind is said
+            return KIND_WORDS[given]
         kinds = [KIND_WORDS[w] for w in value.split() if w in KIND_WORDS]
         return kinds[-1] if kinds else (_head(value) or None)
     if slot is Slot.PREFERENCE:
