@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from kgmem.ingest.claims import overlaps, same_value
+from kgmem.ingest.claim_sameness import overlaps, same_value
 from kgmem.ingest.contradiction import ContradictionCheck, ContradictionKind
 from kgmem.ingest.gate_records import Neighbour
 from kgmem.records import Claim

@@ -60,8 +60,10 @@ KIND_WORDS: dict[str, str] = {
 # a possession named by its kind or make, a few words after the verb: "an old Toyota Corolla",
 # "their PS5"; never across "at"/"for" ("a job at Toyota" is no car)
 KIND_PHRASE = (
-    r"(?P<v>(?:(?!(?:at|for|from|with|in|of|to|on)\b)[\w'’-]+ ){0,4}?"
-    r"(?:" + "|".join(re.escape(k) for k in KIND_WORDS) + r")\b(?: [\w-]+)?)"
+    r"(?P<v>(?:(?!(?:at|for|from|with|in|of|to|on|become|became|been|got|is|was|a|an)\b)"
+    r"[\w'’-]+ ){0,4}?"
+    r"(?:" + "|".join(re.escape(k) for k in KIND_WORDS) + r")\b"
+    r"(?: (?!(?:finally|just|was|got|is|has|had|died|broke|to|away|stolen)\b)[\w-]+)?)"
 )
 # occupations: "Maya is a nurse", "As a sales associate, ...". Words that as often name a trait
 # or a pastime ("a good cook", "a careful driver", "a keen baker") are left out or need a compound.
@@ -80,13 +82,15 @@ JOBS = (
     r"|animator|producer|curator|archivist|surveyor|auditor|actuary|statistician|team lead"
     r"|tech lead|project lead|salesperson|sales rep|representative|officer|executive"
     r"|taxi driver|bus driver|truck driver|delivery driver|pastry chef|sous chef|line cook"
+    r"|head of (?!the\b)[a-z]+"
 )
 # words that make "a <job>" a trait or a pastime: "an amateur photographer", "a great teacher"
 _NOT_A_JOB = (
     r"amateur|keen|avid|hobby|aspiring|wannabe|would-be|budding|good|great|bad|terrible"
     r"|natural|born|big|huge|former|ex|retired|trainee|future|the|a|an|this|that|with|about"
     r"|to|by|from|on|into|than|like|so|very|really|not|no|never|always|also|just|her|his"
-    r"|their|my|our|your|its|happy|sad|tired|done|such|what|who|how"
+    r"|their|my|our|your|its|happy|sad|tired|done|such|what|who|how|one|two|three|four|five"
+    r"|six|seven|eight|nine|ten|eleven|twelve|\d+"
 )
 JOB_PHRASE = rf"(?P<v>(?:(?!(?:{_NOT_A_JOB}|and|or|of|at|for|in)\b)[\w-]+ ){{0,3}}?(?:{JOBS}))s?\b"
 # a proper name as a value, up to its last capitalised word: "St. Mary's Hospital", "Bank of
@@ -155,7 +159,10 @@ VALUE_CANON: dict[str, dict[str, str]] = {
             ),
             "alcohol",
         ),
-        **dict.fromkeys(("smoking", "smokes", "smoke", "cigarettes", "cigarette"), "smoking"),
+        **dict.fromkeys(
+            ("smoking", "smokes", "smoke", "cigarettes", "cigarette", "smoked"), "smoking"
+        ),
+        **dict.fromkeys(("sober", "teetotal", "drunk", "drop"), "alcohol"),
         **dict.fromkeys(("vaping", "vapes", "vape"), "vaping"),
         **dict.fromkeys(("gaming", "games"), "video games"),
         **HABIT_VERBS,
@@ -170,10 +177,14 @@ VALUE_CANON: dict[str, dict[str, str]] = {
         **dict.fromkeys(("bread", "pasta", "wheat", "gluten"), "gluten-free"),
         **dict.fromkeys(("dairy", "cheese", "milk", "lactose"), "dairy-free"),
     },
-    "employer": dict.fromkeys(
-        word_set("themself themselves herself himself myself freelance self-employed"),
-        "self-employed",
-    ),
+    "employer": {
+        **dict.fromkeys(
+            word_set("themself themselves herself himself myself freelance self-employed"),
+            "self-employed",
+        ),
+        # no employer now, whichever it was: "retired", "between jobs", "unemployed"
+        **dict.fromkeys(word_set("retired jobs unemployed jobless work"), "job"),
+    },
 }
 # "may" in lower case only: "the 3rd of May" is a date, not a maybe
 HYPOTHETICAL_RE = re.compile(
@@ -195,6 +206,7 @@ class ClaimPattern:
     # the value is said before the match ("Queen is Ravi's favourite band"): ``claims`` reads it
     # from the end of the clause before
     value_before: bool = False
+    value: str = ""  # a fixed value, when the wording implies it ("cut out meat" → vegetarian)
 
 
 def pattern(
@@ -205,10 +217,11 @@ def pattern(
     qualifier: str = "",
     plans: bool = False,
     before: bool = False,
+    value: str = "",
 ) -> ClaimPattern:
     polarity = Polarity.ENDED if ended else Polarity.HOLDS
     regex = re.compile(text, re.IGNORECASE)
-    return ClaimPattern(slot, polarity, regex, qualifier, plans, before)
+    return ClaimPattern(slot, polarity, regex, qualifier, plans, before, value)
 
 
 POSS = rf"(?P<s>{NAME})'s"  # a possessive subject: "Maya's favourite colour is ..."

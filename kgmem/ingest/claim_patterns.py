@@ -15,42 +15,34 @@ from __future__ import annotations
 
 from kgmem.ingest.claim_amounts import AMOUNTS
 from kgmem.ingest.claim_lexicon import (
-    CAP_NAME,
     DET,
     DIETS,
     DRINKS,
     HABIT_VERBS,
     HOBBIES,
-    JOB_PHRASE,
     KIND_PHRASE,
     KIND_WORDS,
     LANGUAGES,
     NAME,
-    NOT_SCHOOL,
     PET,
     POSS,
-    SCHOOL_NAME,
     ClaimPattern,
     V,
 )
 from kgmem.ingest.claim_lexicon import pattern as _p
 from kgmem.ingest.claim_transitions import TRANSITIONS
+from kgmem.ingest.claim_work import WORK
 from kgmem.taxonomy.slots import Slot
 
 _FAV = r"(?:new |current |all-time |absolute |top )?(?:favou?rite|fave|go-to|comfort)"
-_WORK_THING = (
-    r"(?:new |current |old )?(?:job|role|position|gig|office|desk|team|colleagues|coworkers"
-    r"|co-workers|boss|manager|first (?:day|week|month)|onboarding|contract)"
-)
-_NAMED_WORK = rf"{NOT_SCHOOL}{CAP_NAME}"
 _KINDS = "|".join(KIND_WORDS)
+_GIVE_UP_FOOD = (
+    r"(?:cut out|gave up|given up|stopped eating|quit|no longer eats|doesn't eat|does not eat)"
+)
+_FOOD_DIETS = (("meat", "vegetarian"), ("dairy", "dairy-free"), ("gluten", "gluten-free"))
 _MEAT = r"meat|chicken|beef|pork|steak|burgers|fish"
 _MODES = r"train|bus|tube|subway|metro|tram|ferry|bike|car|scooter|foot"
 # not a field: "a high school student", "a PhD student", "an exchange student"
-_NOT_FIELDS = (
-    r"a|an|the|high school|school|grad|graduate|phd|masters?|exchange|international|mature|college"
-    r"|university|uni|good|great|top|star|model|former|ex|new|first|final|visiting|straight"
-)
 _AGE_HOLDER = rf"(?:\b{NAME}|\b(?:he|she|they|i))"
 _BARE_NUMBER = r"\b(?![-./:,]?\d)(?!\s*(?:%|minutes|hours|days|weeks|percent))"
 
@@ -61,9 +53,16 @@ VALUES: tuple[ClaimPattern, ...] = (
     # lunch", "The Office is Leila's comfort show"
     _p(
         Slot.FAVOURITE,
-        rf"(?:\bis|\bare|['’]s|\bhas become|\bhave become|\bbecame) (?:now |still |officially "
+        rf"(?:\bis|\bare|['’]s|\bhas become|\bhave become|\bbecame|\b(?:has )?replaced [\w ]+? as)"
+        rf" (?:now |still |officially "
         rf"|definitely |really |easily )?{POSS} {_FAV}(?: (?P<q>[a-z][\w-]*(?: [a-z][\w-]*)?))?",
         before=True,
+    ),
+    # an appositive: "Queen, Ravi's favourite band, ..."
+    _p(
+        Slot.FAVOURITE,
+        rf"(?P<v>{NAME}),? {POSS} (?:new |all-time |current )?favou?rite "
+        rf"(?P<q>[a-z]+(?: [a-z]+)?)[,)]",
     ),
     # a team one supports is one's favourite team
     _p(
@@ -93,101 +92,21 @@ VALUES: tuple[ClaimPattern, ...] = (
         rf" (?:in|on|near) {V}",
     ),
     _p(Slot.RESIDENCE, rf"\b(?:moved|relocated|moving|moves) (?:back )?(?:to|into) {DET}{V}"),
-    _p(Slot.RESIDENCE, rf"\b(?:lives|living|live|resides|based|settled) (?:now )?in {V}"),
-    _p(Slot.RESIDENCE, rf"\b(?:new )?(?:apartment|place|house|home|flat) (?:is )?in {V}"),
+    _p(
+        Slot.RESIDENCE,
+        rf"\b(?:lives|living|live|resides|based|settled) (?:now )?(?:with [\w'’ ]{{1,30}}? )?"
+        rf"in {V}",
+    ),
+    _p(Slot.RESIDENCE, rf"\bmoved (?:back )?home to {V}"),
+    _p(
+        Slot.RESIDENCE,
+        rf"\bis where (?P<s>{NAME}) (?:now )?(?:lives|is living|is based)\b",
+        before=True,
+    ),
+    _p(Slot.RESIDENCE, rf"\b(?:new )?(?:apartment|place|house|home|flat|address) (?:is )?in {V}"),
     _p(Slot.RESIDENCE, rf"\b(?:is|am|are) (?:now )?(?:a )?(?P<v>{NAME}) resident\b"),
     _p(Slot.RESIDENCE, rf"\bcalls? (?P<v>{NAME}) home\b"),
-    _p(
-        Slot.JOB_TITLE,
-        rf"\b(?:was promoted to|got promoted to|promoted to|new role as|new job as"
-        rf"|works as|working as|work as|started as|hired as) {DET}{V}",
-    ),
-    # an occupation said with a copula or a role ("Maya is now a senior nurse", "became a school
-    # principal", "As a sales associate, Leila ..."), someone made one ("They made Leila store
-    # manager", "was named head chef"), or the title named ("Raj's job title is staff engineer")
-    _p(
-        Slot.JOB_TITLE,
-        rf"\b(?:is|am|are|became|has become|have become) (?:now |currently |still |officially "
-        rf"|finally )?(?:a |an |the )?{JOB_PHRASE}",
-    ),
-    _p(
-        Slot.JOB_TITLE,
-        rf"(?:^|[.!?]\s+)As (?:a |an |the )?{JOB_PHRASE},? (?P<s>{NAME})\b(?!['’])",
-    ),
-    _p(
-        Slot.JOB_TITLE,
-        rf"\b(?:made|named|appointed|promoted) (?P<s>{NAME})\b(?!['’]) (?:as |to )?"
-        rf"(?:the |a |an |their |our |its )?(?:new )?{JOB_PHRASE}",
-    ),
-    _p(
-        Slot.JOB_TITLE,
-        rf"\b(?:was|got|has been|been) (?:made|named|appointed) (?:as )?(?:the |a |an |their "
-        rf"|our |its )?(?:new )?{JOB_PHRASE}",
-    ),
-    _p(
-        Slot.JOB_TITLE,
-        rf"(?:{POSS}|\b(?:her|his|their|my|our)) (?:new |current |official )?(?:job title|title"
-        rf"|role|position) (?:is|has become|became|is now|changed to) (?:now )?"
-        rf"(?!(?:to|in|at|on|that|not|a bit|very|so|really)\b){DET}{V}",
-    ),
-    _p(
-        Slot.EMPLOYER,
-        rf"\b(?:works|working|work|employed|started working) (?:now )?(?:at|for|by) {V}",
-    ),
-    # a named school one is at, or whose first days one tells of, is one's school
-    _p(Slot.SCHOOL, rf"\b(?:is|am|are) (?:now )?(?:at|in) {SCHOOL_NAME}"),
-    _p(
-        Slot.SCHOOL,
-        rf"\b(?:first|second|last) (?:day|days|week|weeks|term|semester|year) (?:at|of) "
-        rf"{SCHOOL_NAME}",
-    ),
-    _p(Slot.SCHOOL, rf"\bgoes to {SCHOOL_NAME}"),
-    _p(Slot.EMPLOYER, rf"\b(?:is|am|are) (?:now )?(?:at|with) (?P<v>{NAME})"),
-    # a shift, a rota or a placement somewhere is work there ("just got back from my shift at
-    # St. Mary's Hospital")
-    _p(Slot.EMPLOYER, rf"\b(?:shift|shifts|rota|placement|internship) (?:at|with) {V}"),
-    # one's work place named through the work: "Nadia's team at Google", "her new job at
-    # Stripe", "Raj's first week at Monzo", "his colleagues at the BBC"
-    _p(Slot.EMPLOYER, rf"{POSS} {_WORK_THING} (?:at|with) {NOT_SCHOOL}{CAP_NAME}"),
-    _p(
-        Slot.EMPLOYER,
-        rf"\b(?:her|his|their|my|our) {_WORK_THING} (?:at|with) {NOT_SCHOOL}{CAP_NAME}",
-    ),
-    _p(
-        Slot.EMPLOYER,
-        rf"\b(?:joined|got a job at|got hired (?:at|by)|was hired (?:at|by)"
-        rf"|accepted an offer from|started (?:a (?:new )?job )?at|new job at"
-        rf"|landed (?:a |an )?(?:[\w-]+ )?(?:job|role|position|gig) (?:at|with)"
-        rf"|took (?:a |an )?(?:[\w-]+ )?(?:job|role|position) (?:at|with)"
-        rf"|freelances? for|contracts? for|signed with) {V}",
-    ),
-    _p(
-        Slot.FIELD_OF_STUDY,
-        rf"\b(?:majoring in|major(?: is| to)|(?:studying|studies)(?! at\b)|switched "
-        rf"(?:her|his|their) major to|(?:degree|PhD|doctorate|masters?|master['’]s|BA|BSc|MSc|MA"
-        rf"|diploma|thesis|dissertation) (?:is )?(?:in|on)) {V}",
-    ),
-    # the course changed: "switched courses to architecture", "changed her major to law", "moved
-    # their PhD into climate modelling"
-    _p(
-        Slot.FIELD_OF_STUDY,
-        rf"\b(?:switched|changed|moved|transferred|swapped) (?:(?:her|his|their|my|the) )?"
-        rf"(?:courses?|majors?|degrees?|programmes?|programs?|subjects?|PhD|thesis|studies"
-        rf"|research) (?:over )?(?:to|into|for) {V}",
-    ),
-    # "a history student", "a second-year law student", "a biology major"
-    _p(
-        Slot.FIELD_OF_STUDY,
-        rf"\b(?:is|am|are|became) (?:now )?(?:a |an )?(?:(?:first|second|third|fourth|final"
-        rf"|\d(?:st|nd|rd|th))[- ]year )?(?:(?:part|full)[- ]time )?(?P<v>(?!(?:{_NOT_FIELDS})\b)"
-        rf"[a-z][\w-]*(?: [a-z][\w-]*){{0,2}}?) (?:major|student|undergrad(?:uate)?|postgrad"
-        rf"|PhD student|PhD candidate|grad student|graduate student|masters? student)\b",
-    ),
-    _p(
-        Slot.SCHOOL,
-        rf"\b(?:attends|attending|enrolled (?:at|in)|transferred to|goes to school at"
-        rf"|studies at|studying at) {V}",
-    ),
+    *WORK,
     _p(
         Slot.PARTNER,
         rf"\b(?:is |got )?(?:dating|married to|engaged to|seeing|in a relationship"
@@ -254,6 +173,12 @@ VALUES: tuple[ClaimPattern, ...] = (
         qualifier="commute",
     ),
     _p(Slot.POSSESSION, rf"\bdrives {DET}(?!to\b){V}", qualifier="car"),
+    # "has become an iPhone person", "is a Mac user"
+    _p(
+        Slot.POSSESSION,
+        rf"\b(?:is|am|are|became|has become|have become) (?:now |more of |really )?(?:a |an )?"
+        rf"(?!(?:{DRINKS}) ){KIND_PHRASE} (?:person|user|fan)\b",
+    ),
     # the thing named by its kind: "Maya's new car is a Tesla", "her phone is an old Pixel"
     _p(
         Slot.POSSESSION,
@@ -294,6 +219,21 @@ VALUES: tuple[ClaimPattern, ...] = (
         r"|before|after)\b",
     ),
     _p(Slot.HOBBY, rf"\bhobby (?:is|has become|is now) (?:now )?{DET}(?P<v>{HOBBIES})\b"),
+    _p(
+        Slot.HOBBY,
+        rf"(?:\bis|\bare|['’]s|\bhas become) (?:now |still )?{POSS} (?:new |latest |big )?(?:hobby"
+        rf"|passion|obsession|thing)\b",
+        before=True,
+    ),
+    # giving up a food is a diet: "cut out meat", "stopped eating meat", "gave up dairy"
+    *(
+        _p(Slot.DIET, rf"\b{_GIVE_UP_FOOD} (?:all |red )?(?P<v>{food})\b", value=diet)
+        for food, diet in (
+            ("meat", "vegetarian"),
+            ("dairy", "dairy-free"),
+            ("gluten", "gluten-free"),
+        )
+    ),
     # an activity on a schedule: "meditates every evening", "runs most mornings"
     _p(
         Slot.HABIT,

@@ -14,9 +14,11 @@ from kgmem.ingest.claim_lexicon import (
     DIETS,
     HOBBIES,
     KIND_PHRASE,
+    LANGUAGES,
     NAME,
     NOT_ANYMORE,
     PET,
+    POSS,
     ClaimPattern,
     V,
 )
@@ -47,6 +49,12 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
         ended=True,
     ),
     _p(Slot.PARTNER, r"\b(?P<v>broke up|split up|got divorced|are separated)\b", ended=True),
+    _p(
+        Slot.PARTNER,
+        rf"\b(?P<v>called it quits|went (?:their|our) separate ways|(?:are|is) no longer together"
+        rf"|(?:are|is) not together anymore|ended things)(?: with (?P<v2>{NAME}))?",
+        ended=True,
+    ),
     # an ex is a partner no longer: "Maya's ex-boyfriend Tom", "her ex, Sam"
     _p(
         Slot.PARTNER,
@@ -65,6 +73,12 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
         ended=True,
     ),
     _p(Slot.PET, rf"\b(?:lost|rehomed|gave away) {DET}(?:{PET}),? (?P<v>{NAME})", ended=True),
+    _p(
+        Slot.PET,
+        rf"\b(?:lost|rehomed|put down|had to put down|said goodbye to) (?:her |his |their |the )"
+        rf"(?:old |beloved |sweet )?(?P<v>{PET})\b",
+        ended=True,
+    ),
     # "rehomed the budgies", "gave Sheldon to the reptile rescue": a pet or a named thing handed on
     _p(Slot.PET, rf"\b(?:rehomed|gave away) {DET}(?P<v>(?:\w+ )?(?:{PET})s?)\b", ended=True),
     _p(Slot.PET, rf"\bgave (?P<v>{NAME}) (?:away|to)\b", ended=True),
@@ -74,7 +88,14 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
         rf"|wrote off) {DET}{V}",
         ended=True,
     ),
-    # a thing handed on or lost: "gave their PS5 to a nephew", "had her bike stolen"
+    # a thing handed on or lost: "gave their PS5 to a nephew", "had her bike stolen", "Maya's
+    # old Civic finally died"
+    _p(
+        Slot.POSSESSION,
+        rf"(?:{POSS}|\b(?:her|his|their|my|our)) (?:old )?{KIND_PHRASE} (?:finally |just )?(?:died"
+        rf"|broke down for good|was stolen|got stolen|was written off|was totall?ed|got totall?ed)",
+        ended=True,
+    ),
     _p(Slot.POSSESSION, rf"\bgave {DET}{KIND_PHRASE} (?:to|away)\b", ended=True),
     _p(Slot.POSSESSION, rf"\b(?:had|got) {DET}{KIND_PHRASE} stolen\b", ended=True),
     _p(Slot.DIET, rf"\b{NOT_ANYMORE} (?:a )?(?P<v>{DIETS})\b", ended=True),
@@ -110,6 +131,25 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
     _p(
         Slot.HABIT,
         rf"\b{NOT_ANYMORE} (?P<v>smokes?|smoking|vapes?|vaping|drinks?(?: \w+)?)\b",
+        ended=True,
+    ),
+    # "hasn't smoked in months", "is off caffeine", "is sober now"
+    _p(
+        Slot.HABIT,
+        r"\b(?:hasn't|has not|haven't|have not) (?P<v>smoked|vaped|had a (?:cigarette|drink)|drunk"
+        r"|touched (?:alcohol|a drop))\b",
+        ended=True,
+    ),
+    _p(
+        Slot.HABIT,
+        r"\b(?:is|am|are) (?:now |completely )?(?:off (?:the )?(?P<v>coffee|caffeine|alcohol|booze"
+        r"|sugar|cigarettes|smokes)|(?P<v2>sober|teetotal))\b",
+        ended=True,
+    ),
+    _p(
+        Slot.LANGUAGE,
+        rf"\b(?:gave up (?:on )?|stopped|quit|dropped)(?:learning |her |his |their )?"
+        rf"(?P<v>{LANGUAGES})\b",
         ended=True,
     ),
     # one thing replaced by another ends the first: "replaced gaming with reading", "swapped

@@ -7,8 +7,11 @@ stored as a plain memory). The **subject** is the name the wording gives it ("Ma
 colour is"), else the nearest name before the verb in the same clause ("Maya's brother Leo moved"
 → Leo; "Maya's sister lives in Boston" → "maya's sister", another subject than Maya), else the
 speaker. The **value** is cut at the first word that ends it ("Austin last week" → "austin") and
-normalised (articles, "new", possessives dropped). ``same_value`` says whether two values name
-the same thing (equal, or one refines the other: "Paris" / "Paris, France"). Pure, no model.
+normalised (articles, "new", possessives dropped) and one value said many ways is folded to one
+(``VALUE_CANON``: "a glass of wine" is alcohol). A value said before its slot ("Queen is Ravi's
+favourite band") is read from the end of the clause before, and "it" there stands for the last
+name of the clause before it. Whether two values name the same thing is
+:mod:`kgmem.ingest.claim_sameness`. Pure, no model.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from kgmem.ingest.claim_lexicon import (
 )
 from kgmem.ingest.claim_patterns import PATTERNS
 from kgmem.ingest.normalize import normalize_name
-from kgmem.ingest.synthesis import STOPWORDS, stem, tokens
+from kgmem.ingest.synthesis import STOPWORDS, stem
 from kgmem.records import Claim
 from kgmem.taxonomy.slots import Polarity, Slot, slot_key
 from kgmem.word_lists import word_set
@@ -55,6 +58,7 @@ _NOT_NAMES = word_set(
 )
 _MAX_VALUE_WORDS = 6
 _MAX_BEFORE_WORDS = 3
+_SAID_WHEN = re.compile(r"\b(?:these days|lately|at the moment|right now|nowadays|by far)\b")
 # words that end a value said before its slot: "these days", "lately", "honestly"
 _FILLERS = word_set(
     "days lately honestly basically officially definitely though these those still even "
@@ -116,7 +120,7 @@ def _claim(
     if ended and slot is Slot.POSSESSION and all(w in KIND_WORDS for w in value.split()[-1:]):
         value = qualifier  # "gave their PS5 away": whichever console was held
     key = slot_key(slot, qualifier)
-    value = _canonical(key, value)
+    value = pattern.value or _canonical(key, value)
     return Claim(
         subject=subject,
         slot=key,
@@ -192,6 +196,9 @@ def _qualifier(pattern: ClaimPattern, match: re.Match[str], value: str) -> str |
         return pattern.qualifier
     given = (match.groupdict().get("q") or "").strip().lower()
     if slot is Slot.FAVOURITE:  # "favourite book now is": "now" is not the kind
+        given = _SAID_WHEN.sub("", given).strip()
+        if not given and pattern.value_before:
+            return None
         if pattern.value_before and given.split()[:1] and given.split()[0] in _BOUNDARY:
             return None  # "Pavel's favourite after the trip": no kind said
         return _head(" ".join(w for w in given.split() if w not in _BOUNDARY)) or None
@@ -266,64 +273,3 @@ def _clause_subject(clause: str, speaker: str | None, names: frozenset[str]) -> 
 
 def _is_name(raw: str) -> bool:
     return bool(_NAME_RE.match(raw.strip()))
-
-
-def same_value(a: str, b: str) -> bool:
-    """Whether two claim values name the same thing: equal stems, or one refines the other
-    (numbers compared as numbers: "eighteen" is 18, "22nd" is 22, 36 is in "thirties")."""
-    sa, sb = _stems(a), _stems(b)
-    if not sa or not sb:
-        return sa == sb
-    return sa <= sb or sb <= sa or _in_decade(sa, sb) or _in_decade(sb, sa)
-
-
-def overlaps(a: str, b: str) -> bool:
-    """Whether two values share a word: "the MBA programme" names the "part-time MBA"."""
-    return bool(_stems(a) & _stems(b))
-
-
-_UNITS = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-]
-_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
-_NUMBER_WORDS = {w: i for i, w in enumerate(_UNITS)} | {w: 20 + 10 * i for i, w in enumerate(_TENS)}
-_DECADES = {f"{w[:-1]}ies": 20 + 10 * i for i, w in enumerate(_TENS)}  # "thirties" -> 30
-_ORDINAL_RE = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
-
-
-def _stems(value: str) -> frozenset[str]:
-    return frozenset(_number(t.lower()) for t in tokens(value) if t.lower() not in STOPWORDS)
-
-
-def _number(word: str) -> str:
-    """A number word or ordinal as its digits ("eighteen" -> "18"), else the word's stem."""
-    if word in _NUMBER_WORDS:
-        return str(_NUMBER_WORDS[word])
-    if m := _ORDINAL_RE.match(word):
-        return m.group(1)
-    return word if word in _DECADES else stem(word)
-
-
-def _in_decade(decades: frozenset[str], numbers: frozenset[str]) -> bool:
-    starts = [_DECADES[w] for w in decades if w in _DECADES]
-    values = [int(n) for n in numbers if n.isdigit()]
-    return bool(starts) and any(s <= v < s + 10 for s in starts for v in values)
