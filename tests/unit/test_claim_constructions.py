@@ -1,0 +1,256 @@
+"""How English states an attribute and its change: the claim reader's constructions, each in
+several wordings, the readings that must not happen, and the gate's verdict on changed pairs."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kgmem.ingest.claim_gate import ClaimConflict, claim_conflict
+from kgmem.ingest.claims import extract_claim
+from kgmem.ingest.gate_records import Neighbour
+from kgmem.ingest.replacement import says_replacement
+
+# text | subject | slot | value | polarity  (speaker "Maya")
+_READINGS = [
+    # favourites said value-first, appositive, through support
+    "Queen is still Ravi's favourite band. | ravi | favourite:band | queen | holds",
+    "Sushi has become Leila's go-to lunch. | leila | favourite:lunch | sushi | holds",
+    "The Office is Ana's comfort show. | ana | favourite:show | office | holds",
+    "These days Severance is Tom's favourite show now. | tom | favourite:show | severance | holds",
+    "Green is now Ana's favourite colour. | ana | favourite:color | green | holds",
+    "Pho has replaced ramen as Yuki's favourite food. | yuki | favourite:food | pho | holds",
+    "Tom kept rewatching Dune, it's Tom's favourite film now. | tom | favourite:film | dune"
+    " | holds",
+    "Queen, Ravi's favourite band, is touring. | ravi | favourite:band | queen | holds",
+    "Chloé supports Tottenham now. | chloé | favourite:team | tottenham | holds",
+    "Tom is a lifelong Arsenal supporter. | tom | favourite:team | arsenal | holds",
+    # occupations
+    "Maya is now a senior nurse at St. Mary's. | maya | job_title | senior nurse | holds",
+    "Tara just became a school principal. | tara | job_title | school principal | holds",
+    "Maya has been a paramedic for ten years. | maya | job_title | paramedic | holds",
+    "Maya's now a data analyst. | maya | job_title | data analyst | holds",
+    "Maya qualified as a midwife in May. | maya | job_title | midwife | holds",
+    "As a sales associate Leila is on the shop floor. | leila | job_title | sales associate"
+    " | holds",
+    "They made Leila store manager last month. | leila | job_title | store manager | holds",
+    "Leila was named head chef. | leila | job_title | head chef | holds",
+    "Raj's job title is staff engineer now. | raj | job_title | staff engineer | holds",
+    "Maya is now head of marketing. | maya | job_title | head of marketing | holds",
+    # employers through the work, and no employer now
+    "Nadia's team at Google is great. | nadia | employer | google | holds",
+    "Her new job at Stripe starts Monday. | maya | employer | stripe | holds",
+    "Raj's first week at Monzo went well. | raj | employer | monzo | holds",
+    "Maya is part of the data team at Spotify. | maya | employer | spotify | holds",
+    "Maya's employer is now Deloitte. | maya | employer | deloitte | holds",
+    "Google is where Omar works now. | omar | employer | google | holds",
+    "Maya got a new job with Deloitte. | maya | employer | deloitte | holds",
+    "Sofia is working for herself now. | sofia | employer | self-employed | holds",
+    "Maya retired last month. | maya | employer | job | ended",
+    "Maya is between jobs. | maya | employer | job | ended",
+    # schools and fields
+    "Lukas is at Roosevelt High now. | lukas | school | roosevelt high | holds",
+    "Lukas goes to Lincoln High. | lukas | school | lincoln high | holds",
+    "Fatima studies at the Sorbonne. | fatima | school | sorbonne | holds",
+    "Leila's first week at Santa Monica College went well. | leila | school"
+    " | santa monica college | holds",
+    "Leila is a history student. | leila | field_of_study | history | holds",
+    "Leila is a second-year law student. | leila | field_of_study | law | holds",
+    "Tom is a computer science major. | tom | field_of_study | computer science | holds",
+    "Kenji has switched courses to architecture. | kenji | field_of_study | architecture | holds",
+    "Ingrid moved her PhD into climate modelling. | ingrid | field_of_study | climate modelling"
+    " | holds",
+    "Ingrid's PhD is on marine ecology. | ingrid | field_of_study | marine ecology | holds",
+    "Maya is in her second year of medicine. | maya | field_of_study | medicine | holds",
+    # home
+    "Maya just moved into a flat in Leeds. | maya | residence | leeds | holds",
+    "Ibrahim calls Berlin home. | ibrahim | residence | berlin | holds",
+    "Boston is where Omar lives now. | omar | residence | boston | holds",
+    "Maya is living with her parents in Leeds. | maya | residence | leeds | holds",
+    "Maya moved back home to Ohio. | maya | residence | ohio | holds",
+    # relationships
+    "Chloé has started seeing someone. | chloé | relationship_status | in a relationship | holds",
+    "Chloé is in a relationship now. | chloé | relationship_status | in a relationship | holds",
+    "Chloé has a girlfriend now. | chloé | relationship_status | in a relationship | holds",
+    "Maya's ex-boyfriend Tom called. | maya | partner | tom | ended",
+    "Maya and her wife called it quits. | maya | partner |  | ended",
+    # diet
+    "Pavel eats meat again. | pavel | diet | omnivore | holds",
+    "Pavel is back to eating meat. | pavel | diet | omnivore | holds",
+    "Maya cut out meat. | maya | diet | vegetarian | holds",
+    "Maya gave up dairy. | maya | diet | dairy-free | holds",
+    "Maya is a vegetarian. | maya | diet | vegetarian | holds",
+    "Ingrid is back on regular bread and pasta. | ingrid | diet | gluten-free | ended",
+    # drinks, commutes
+    "Lucía always takes tea, never coffee. | lucía | preference:drink | tea | holds",
+    "Lucía has become a flat white person. | lucía | preference:drink | flat white | holds",
+    "Maya switched to decaf. | maya | preference:drink | decaf | holds",
+    "Chloé bikes to work every day. | chloé | preference:commute | bike | holds",
+    "Chloé cycles to the office. | chloé | preference:commute | bike | holds",
+    "Chloé takes the train to work now. | chloé | preference:commute | train | holds",
+    "Mateo is commuting by bike from now on. | mateo | preference:commute | bike | holds",
+    "Maya drives to work. | maya | preference:commute | car | holds",
+    # possessions
+    "Mateo has an old Toyota Corolla. | mateo | possession:car | old toyota corolla | holds",
+    "Mirela rides a Vespa around town. | mirela | possession:bike | vespa | holds",
+    "Lucía has got a PlayStation 5. | lucía | possession:console | playstation 5 | holds",
+    "Maya's new car is a Polestar. | maya | possession:car | polestar | holds",
+    "Lucía gave their PS5 to a nephew. | lucía | possession:console | console | ended",
+    "Maya's old Civic finally died. | maya | possession:car | car | ended",
+    # habits and hobbies
+    "Ingrid has a glass of wine with dinner most nights. | ingrid | habit | alcohol | holds",
+    "Ingrid has given up alcohol entirely. | ingrid | habit | alcohol | ended",
+    "Maya is sober now. | maya | habit | alcohol | ended",
+    "Maya hasn't smoked in months. | maya | habit | smoking | ended",
+    "Leila meditates for ten minutes every evening. | leila | habit | meditation | holds",
+    "Leila dropped the meditation habit. | leila | habit | meditation | ended",
+    "Fatima has replaced gaming with reading. | fatima | habit | video games | ended",
+    "Nadia does yoga three times a week. | nadia | hobby | yoga | holds",
+    "Diego goes swimming every Thursday. | diego | hobby | swimming | holds",
+    "Pottery is Wren's new obsession. | wren | hobby | pottery | holds",
+    "Emeka has switched their tutor sessions to Cantonese. | emeka | language | cantonese | holds",
+    "Maya gave up on Italian. | maya | language | italian | ended",
+    # costs
+    "Yuki's monthly rent is £1,100. | yuki | budget:rent | £1,100 | holds",
+    "The landlord put the rent up to £1,250 a month. | maya | budget:rent | £1,250 | holds",
+    "Maya pays $900 a month in rent. | maya | budget:rent | $900 | holds",
+]
+
+
+@pytest.mark.parametrize("row", _READINGS)
+def test_a_construction_is_read_with_its_subject_slot_and_value(row: str) -> None:
+    text, subject, slot, value, polarity = row.split(" | ")
+    claim = extract_claim(text, speaker="Maya")
+    assert claim is not None, text
+    assert (claim.subject, claim.slot, claim.value, claim.polarity) == (
+        subject,
+        slot,
+        value,
+        polarity,
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Maybe Kyoto will become Pavel's favourite after the trip.",
+        "Kyoto is Pavel's favourite after the trip.",  # no kind said
+        "Maya supports Ana's decision to move.",
+        "Maya is a good cook.",
+        "Maya is an amateur photographer.",
+        "Maya is really happy with the manager.",
+        "Maya is a retired teacher.",
+        "Her role is to coordinate volunteers.",
+        "Tom is a high school student.",
+        "Ana has a job at Toyota.",
+        "The team is five engineers right now.",
+        "Maya is studying to be a nurse.",
+        "Maya wants to be a nurse.",
+        "Maya might move to Leeds next year.",
+        "If Maya got a job with Deloitte she would move.",
+        "Maya is thinking about going vegetarian.",
+    ],
+)
+def test_what_is_no_claim_stays_no_claim(text: str) -> None:
+    assert extract_claim(text, speaker="Maya") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        ("Maya's sister is now a senior nurse.", "maya's sister"),
+        ("Maya's best friend Tara just became a school principal.", "tara"),
+        ("Maya's brother takes the train to work.", "maya's brother"),
+        ("Maya's dad retired last month.", "maya's dad"),
+    ],
+)
+def test_another_persons_attribute_is_theirs(text: str, subject: str) -> None:
+    claim = extract_claim(text, speaker="Maya")
+    assert claim is not None and claim.subject == subject
+
+
+def _acts(old: str, new: str) -> bool:
+    held = extract_claim(old, speaker="Maya")
+    claim = extract_claim(new, speaker="Maya")
+    assert held is not None and claim is not None, (old, new)
+    holder = Neighbour(memory_id="m1", content=old, content_hash="h", similarity=0.0, claim=held)
+    verdict = claim_conflict(claim, [holder], 0.5, replacing=says_replacement(new))
+    return isinstance(verdict, ClaimConflict)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Ravi's favourite band is Queen.", "Muse has become Ravi's favourite band."),
+        ("Leila is a sales associate.", "They made Leila store manager last month."),
+        ("Lukas goes to Lincoln High.", "Lukas is at Roosevelt High now."),
+        ("Fatima is a history student.", "Fatima has switched courses to law."),
+        ("Chloé is single.", "Chloé has started seeing someone."),
+        ("Ingrid eats gluten-free.", "Ingrid is back on regular bread and pasta."),
+        ("Lucía always takes tea.", "Lucía has become a flat white person."),
+        ("Chloé bikes to work every day.", "Chloé takes the train to work now."),
+        ("Mateo has an old Toyota Corolla.", "Mateo sold the car."),
+        ("Lucía has got a PlayStation 5.", "Lucía gave their PS5 to a nephew."),
+        ("Ingrid has a glass of wine with dinner most nights.", "Ingrid has given up alcohol."),
+        ("Leila meditates every evening.", "Leila dropped the meditation habit."),
+        ("Maya's monthly rent is £1,100.", "The landlord put the rent up to £1,250."),
+        ("Maya works at Google.", "Maya is between jobs."),
+        ("Pavel is vegetarian.", "Pavel eats meat again."),
+    ],
+)
+def test_a_change_said_these_ways_retires_the_old_claim(old: str, new: str) -> None:
+    assert _acts(old, new)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Ravi's favourite band is Queen.", "Queen is still Ravi's favourite band."),
+        ("Maya is a nurse.", "As a nurse, Maya works long shifts."),
+        ("Chloé bikes to work.", "Chloé cycles to work every day."),
+        ("Ingrid drinks wine with dinner.", "Ingrid has a glass of wine with dinner most nights."),
+        ("Lukas goes to Lincoln High.", "Lukas's first week at Lincoln High went well."),
+        ("Maya's ex-boyfriend Tom called.", "Maya's ex Tom moved away."),
+    ],
+)
+def test_a_repetition_in_other_words_retires_nothing(old: str, new: str) -> None:
+    held = extract_claim(old, speaker="Maya")
+    claim = extract_claim(new, speaker="Maya")
+    holder = Neighbour(memory_id="m1", content=old, content_hash="h", similarity=0.0, claim=held)
+    assert not isinstance(claim_conflict(claim, [holder], 0.5), ClaimConflict)
+
+
+_NAMES = st.sampled_from(["Maya", "Ravi", "Leila", "Tom", "Chloé", "Omar"])
+_KINDS = st.sampled_from(["band", "film", "colour", "food", "show", "book"])
+_VALUES = st.sampled_from(["Queen", "Dune", "Green", "Sushi", "Severance", "Piranesi"])
+_HEDGES = st.sampled_from(["Maybe", "Perhaps", "If", "One day"])
+
+
+@given(_NAMES, _KINDS, _VALUES)
+def test_a_favourite_reads_the_same_in_either_order(name: str, kind: str, value: str) -> None:
+    forward = extract_claim(f"{name}'s favourite {kind} is {value}.", speaker="Maya")
+    inverted = extract_claim(f"{value} is {name}'s favourite {kind}.", speaker="Maya")
+    assert forward is not None and inverted is not None
+    assert (forward.subject, forward.slot, forward.value) == (
+        inverted.subject,
+        inverted.slot,
+        inverted.value,
+    )
+
+
+@given(_NAMES, _HEDGES, st.sampled_from(["a senior nurse", "a history student", "vegetarian"]))
+def test_a_hedged_state_is_no_claim(name: str, hedge: str, state: str) -> None:
+    assert extract_claim(f"{hedge} {name} will become {state}.", speaker="Maya") is None
+    assert extract_claim(f"{name} might be {state} one day.", speaker="Maya") is None
+
+
+@given(_NAMES, st.sampled_from(["sister", "brother", "mum", "friend"]), _VALUES)
+def test_a_relatives_state_never_lands_on_the_person(name: str, kin: str, value: str) -> None:
+    for text in (
+        f"{name}'s {kin} is now a senior nurse.",
+        f"{name}'s {kin} takes the train to work.",
+        f"{name}'s {kin} is a history student.",
+    ):
+        claim = extract_claim(text, speaker=name)
+        assert claim is not None and claim.subject == f"{name.lower()}'s {kin}"
