@@ -39,6 +39,7 @@ _KINDS = "|".join(KIND_WORDS)
 _GIVE_UP_FOOD = (
     r"(?:cut out|gave up|given up|stopped eating|quit|no longer eats|doesn't eat|does not eat)"
 )
+_IS_NOW = r"(?:\bis|\bhas been|['’]s been|\bhas become) (?:now |still )?"
 _FOOD_DIETS = (("meat", "vegetarian"), ("dairy", "dairy-free"), ("gluten", "gluten-free"))
 _MEAT = r"meat|chicken|beef|pork|steak|burgers|fish"
 _MODES = r"train|bus|tube|subway|metro|tram|ferry|bike|car|scooter|foot"
@@ -106,6 +107,9 @@ VALUES: tuple[ClaimPattern, ...] = (
     _p(Slot.RESIDENCE, rf"\b(?:new )?(?:apartment|place|house|home|flat|address) (?:is )?in {V}"),
     _p(Slot.RESIDENCE, rf"\b(?:is|am|are) (?:now )?(?:a )?(?P<v>{NAME}) resident\b"),
     _p(Slot.RESIDENCE, rf"\bcalls? (?P<v>{NAME}) home\b"),
+    # the place first: "Berlin has been home for Priya for years", "Lisbon is Ana's home now"
+    _p(Slot.RESIDENCE, rf"{_IS_NOW}{POSS} (?:new )?home\b", before=True),
+    _p(Slot.RESIDENCE, rf"{_IS_NOW}home for (?P<s>{NAME})\b", before=True),
     *WORK,
     _p(
         Slot.PARTNER,

@@ -58,6 +58,7 @@ _NOT_NAMES = word_set(
 )
 _MAX_VALUE_WORDS = 6
 _MAX_BEFORE_WORDS = 3
+_NAMED_PLACES = frozenset({Slot.RESIDENCE, Slot.EMPLOYER})
 _SAID_WHEN = re.compile(r"\b(?:these days|lately|at the moment|right now|nowadays|by far)\b")
 # words that end a value said before its slot: "these days", "lately", "honestly"
 _FILLERS = word_set(
@@ -99,6 +100,8 @@ def _claim(
     raw = groups.get("v") or groups.get("v2") or ""
     if pattern.value_before:
         raw = _value_before(clause) or _antecedent(content, match.start() - len(clause), clause)
+        if pattern.slot in _NAMED_PLACES and not raw[:1].isupper():
+            return None  # "The house is Ana's home": a home or a work place said first is named
     value = trim_value(raw)
     ended = pattern.polarity is Polarity.ENDED
     if not value and not (ended and pattern.slot in (Slot.PARTNER, Slot.RELATIONSHIP_STATUS)):

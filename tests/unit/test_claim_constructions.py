@@ -28,6 +28,8 @@ _READINGS = [
     "Tom is a lifelong Arsenal supporter. | tom | favourite:team | arsenal | holds",
     # occupations
     "Maya is now a senior nurse at St. Mary's. | maya | job_title | senior nurse | holds",
+    "Priya is a junior data analyst at the moment. | priya | job_title | junior data analyst"
+    " | holds",
     "Tara just became a school principal. | tara | job_title | school principal | holds",
     "Maya has been a paramedic for ten years. | maya | job_title | paramedic | holds",
     "Maya's now a data analyst. | maya | job_title | data analyst | holds",
@@ -66,6 +68,8 @@ _READINGS = [
     # home
     "Maya just moved into a flat in Leeds. | maya | residence | leeds | holds",
     "Ibrahim calls Berlin home. | ibrahim | residence | berlin | holds",
+    "Berlin has been home for Priya for years. | priya | residence | berlin | holds",
+    "Lisbon is Ana's home now. | ana | residence | lisbon | holds",
     "Boston is where Omar lives now. | omar | residence | boston | holds",
     "Maya is living with her parents in Leeds. | maya | residence | leeds | holds",
     "Maya moved back home to Ohio. | maya | residence | ohio | holds",
