@@ -41,6 +41,14 @@ AMOUNTS: tuple[ClaimPattern, ...] = (
     ),
     # "the new sprint deadline of April 5", "a deadline of April 1 for the first sprint"
     _p(Slot.DEADLINE, rf"\b(?:(?P<q>[a-z]+) )?deadline (?:of|to|is now) {V}", plans=True),
+    # a date something happens on: "the launch date is November 3", "release date moved to May"
+    _p(
+        Slot.DEADLINE,
+        rf"\b(?-i:(?P<q>launch|release|due|start|opening|submission|delivery|closing|go-live"
+        rf"|wedding|move|moving|exam|hand-in)) date (?:is|was moved to|moved to|is now|has been "
+        rf"moved to|got pushed to|was pushed to|pushed to|changed to|slipped to) (?:now )?{V}",
+        plans=True,
+    ),
     # "the report for the board is due on October 10", "my thesis draft is due May 15": the
     # thing due names the deadline, as "the report deadline" does
     _p(
@@ -73,6 +81,25 @@ AMOUNTS: tuple[ClaimPattern, ...] = (
         Slot.QUANTITY,
         r"\b(?:reached|hit|achieved|attained|is at|now at) (?P<v>\d[\d,.]*\s?%)",
         qualifier="percent",
+        plans=True,
+    ),
+    # "the budget for the trip is now $3,000", "her trip budget went up to $2,500"
+    _p(
+        Slot.BUDGET,
+        rf"\bbudget for (?:the |a |an |her |his |their |my )?(?P<q>[\w ]+?) "
+        rf"(?:(?:{_CHANGE_WORDS}) ){{1,4}}{_MONEY}",
+        plans=True,
+    ),
+    _p(
+        Slot.BUDGET,
+        rf"\b(?-i:(?P<q>[a-z]+)) budget (?:(?:{_CHANGE_WORDS}) ){{1,4}}{_MONEY}",
+        plans=True,
+    ),
+    # what one earns: "now earns $90k", "is paid £40,000 a year"
+    _p(
+        Slot.BUDGET,
+        rf"\b(?:earns|makes|is paid|gets paid|takes home) (?:about |around |now )?{_MONEY}",
+        qualifier="salary",
         plans=True,
     ),
     # a recurring cost or an income said with its amount, in either order and through any verb

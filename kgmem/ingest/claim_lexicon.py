@@ -174,6 +174,7 @@ VALUE_CANON: dict[str, dict[str, str]] = {
     ),
     "diet": {
         **dict.fromkeys(("meat", "chicken", "beef", "pork", "steak", "burgers"), "omnivore"),
+        "fish": "pescatarian",
         **dict.fromkeys(("bread", "pasta", "wheat", "gluten"), "gluten-free"),
         **dict.fromkeys(("dairy", "cheese", "milk", "lactose"), "dairy-free"),
     },
@@ -183,7 +184,7 @@ VALUE_CANON: dict[str, dict[str, str]] = {
             "self-employed",
         ),
         # no employer now, whichever it was: "retired", "between jobs", "unemployed"
-        **dict.fromkeys(word_set("retired jobs unemployed jobless work"), "job"),
+        **dict.fromkeys(word_set("retired jobs unemployed jobless work notice"), "job"),
     },
 }
 # "may" in lower case only: "the 3rd of May" is a date, not a maybe

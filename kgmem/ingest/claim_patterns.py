@@ -4,7 +4,8 @@ Each :class:`~kgmem.ingest.claim_lexicon.ClaimPattern` is a slot, a polarity and
 expression over a memory's third-person text with a named group ``v`` (the value) and optionally
 ``q`` (the qualifier of a qualified slot) and ``s`` (the subject, when the wording names it:
 "Maya's favourite colour is"). ``PATTERNS`` is the transitions
-(:mod:`kgmem.ingest.claim_transitions`), the values here, then the amounts and plans
+(:mod:`kgmem.ingest.claim_transitions`), the values here, habits and pastimes
+(:mod:`kgmem.ingest.claim_habits`), then the amounts and plans
 (:mod:`kgmem.ingest.claim_amounts`), tried in order: the specific
 forms ("moved out of", "no longer works at") come before the general ones ("moved", "works at").
 Words people use for the same thing are folded by the lexicon (``KIND_WORDS``) and the value
@@ -14,12 +15,11 @@ trimming in ``claims``. Pure data; the matching lives in :mod:`kgmem.ingest.clai
 from __future__ import annotations
 
 from kgmem.ingest.claim_amounts import AMOUNTS
+from kgmem.ingest.claim_habits import HABITS
 from kgmem.ingest.claim_lexicon import (
     DET,
     DIETS,
     DRINKS,
-    HABIT_VERBS,
-    HOBBIES,
     KIND_PHRASE,
     KIND_WORDS,
     LANGUAGES,
@@ -36,9 +36,6 @@ from kgmem.taxonomy.slots import Slot
 
 _FAV = r"(?:new |current |all-time |absolute |top )?(?:favou?rite|fave|go-to|comfort)"
 _KINDS = "|".join(KIND_WORDS)
-_GIVE_UP_FOOD = (
-    r"(?:cut out|gave up|given up|stopped eating|quit|no longer eats|doesn't eat|does not eat)"
-)
 _IS_NOW = r"(?:\bis|\bhas been|['’]s been|\bhas become) (?:now |still )?"
 _FOOD_DIETS = (("meat", "vegetarian"), ("dairy", "dairy-free"), ("gluten", "gluten-free"))
 _MEAT = r"meat|chicken|beef|pork|steak|burgers|fish"
@@ -72,7 +69,11 @@ VALUES: tuple[ClaimPattern, ...] = (
         rf"(?: (?:the )?(?P<v>{NAME})\b(?!['’]))?",
         qualifier="team",
     ),
-    _p(Slot.BIRTHDAY, rf"\bbirthday (?:is|falls on|is actually|is on) (?:on )?{V}"),
+    _p(
+        Slot.BIRTHDAY,
+        rf"\bbirthday (?:is|falls) (?:actually |really |now )?(?:on |in )?"
+        rf"(?!(?:actually|really)\b){V}",
+    ),
     _p(Slot.BIRTHDAY, rf"\bwas born on {V}"),
     _p(
         Slot.NICKNAME,
@@ -120,7 +121,11 @@ VALUES: tuple[ClaimPattern, ...] = (
         Slot.PARTNER,
         rf"\b(?:boyfriend|girlfriend|partner|husband|wife|fiancée?),? (?:is )?(?P<v>{NAME})",
     ),
-    _p(Slot.RELATIONSHIP_STATUS, r"\bis (?:now )?(?P<v>single|married|engaged|divorced|widowed)\b"),
+    _p(
+        Slot.RELATIONSHIP_STATUS,
+        r"\b(?:is|are) (?:now |officially )?(?P<v>single|married|engaged|divorced|widowed)\b",
+    ),
+    _p(Slot.PARTNER, rf"\b(?:just )?married (?P<v>{NAME})\b"),
     _p(Slot.RELATIONSHIP_STATUS, r"\b(?:just )?got (?P<v>married|engaged|divorced)\b"),
     # a partner said without a name: "is in a relationship", "has a girlfriend now"
     _p(
@@ -138,14 +143,31 @@ VALUES: tuple[ClaimPattern, ...] = (
         rf"\b(?:has|adopted|got|rescued|bought|have) {DET}(?:\w+ )?(?P<q>{PET}) "
         rf"(?:named|called) (?P<v>{NAME})",
     ),
+    # "Emeka's dog is called Pickles", "Olive, Felix's cat, knocked a glass over"
+    _p(Slot.PET, rf"{POSS} (?:\w+ )?(?P<q>{PET}) is (?:called|named) (?P<v>{NAME})\b"),
+    _p(Slot.PET, rf"(?P<v>{NAME}), {POSS} (?:\w+ )?(?P<q>{PET})\b"),
     # "Maya's dog Biscuit loves the beach": the wording presupposes the pet
-    _p(Slot.PET, rf"{POSS} (?:\w+ )?(?P<q>{PET}),? (?P<v>{NAME})\b"),
+    _p(
+        Slot.PET,
+        rf"{POSS} (?:\w+ )?(?P<q>{PET}),? (?P<v>{NAME})\b(?!,? (?:has )?(?:passed away|died|was put"
+        rf" down|was rehomed|ran away))",
+    ),
     _p(
         Slot.DIET,
-        rf"\b(?:is|went|became|going|gone|eats|eating) (?:now |fully |strictly )?(?:a |an )?"
+        rf"\b(?:is|went|became|going|gone|eats|eating|has been|['’]s been|have been) (?:now |fully "
+        rf"|strictly )?(?:a |an )?"
         rf"(?P<v>{DIETS})\b",
     ),
     _p(Slot.DIET, rf"\bfollows? (?:a |an )?(?P<v>{DIETS}|\w+) diet"),
+    _p(Slot.DIET, rf"\b(?:is |went )?on (?:a |an )?(?:strict )?(?P<v>{DIETS}) diet"),
+    _p(Slot.DIET, rf"\b(?:does|doing|started) (?:a |an )?(?:strict )?(?P<v>{DIETS})\b"),
+    # no diet: "eats pretty much everything", "has no dietary restrictions"
+    _p(
+        Slot.DIET,
+        r"\b(?:eats (?:pretty much |basically |just about )?(?P<v>everything|anything)"
+        r"|(?:has )?no dietary (?P<v2>restrictions))\b",
+        value="omnivore",
+    ),
     # eating meat again is no longer vegetarian ("eats meat again", "is back to eating meat")
     _p(Slot.DIET, rf"\b(?:eats|eating|started eating) (?:some )?(?P<v>{_MEAT})(?: \w+)? again\b"),
     _p(Slot.DIET, rf"\bback (?:on|to eating|to) (?:regular |normal )?(?P<v>{_MEAT})\b"),
@@ -156,7 +178,13 @@ VALUES: tuple[ClaimPattern, ...] = (
         r"(?P<v>asthma|diabetes|migraines|arthritis|celiac disease|anxiety|depression"
         r"|high blood pressure|adhd|eczema|insomnia)",
     ),
-    _p(Slot.LANGUAGE, rf"\b(?:speaks|learning|learns|studying|fluent in) (?P<v>{LANGUAGES})\b"),
+    _p(Slot.HEALTH, rf"\b(?:diagnosed with|has been diagnosed with|suffers from) {V}"),
+    _p(
+        Slot.LANGUAGE,
+        rf"\b(?:speaks|learning|learns|studying|fluent in|practising|practicing) (?:fluent |some "
+        rf"|a bit of |basic |good "
+        rf"|decent |conversational )?(?P<v>{LANGUAGES})\b",
+    ),
     # the way to work: "bikes to work", "takes the train to the office", "commutes by bus"
     _p(
         Slot.PREFERENCE,
@@ -187,13 +215,13 @@ VALUES: tuple[ClaimPattern, ...] = (
     _p(
         Slot.POSSESSION,
         rf"(?:{POSS}|\b(?:her|his|their|my|our)) (?:new |current )?(?P<q>{_KINDS}) (?:is|is now)"
-        rf" (?:a |an |the )?{V}",
+        rf" (?!(?:in|on|at|near|by|so|too|very|really|broken|dead)\b)(?:a |an |the )?{V}",
     ),
     # a drink taken: "always takes tea", "has become a flat white person", "switched to decaf"
     _p(
         Slot.PREFERENCE,
         rf"\b(?:takes|drinks|orders|prefers|switched to|changed to|sticks to|only has) (?:a |an "
-        rf"|her |his |their )?(?P<v>{DRINKS})\b",
+        rf"|her |his |their )?(?:(?:about|around|up to|\w+) ){{0,2}}?(?P<v>{DRINKS})s?\b",
         qualifier="drink",
     ),
     _p(
@@ -201,6 +229,11 @@ VALUES: tuple[ClaimPattern, ...] = (
         rf"\b(?:is|am|are|became|has become|have become) (?:now |more of |really |a real |a big )?"
         rf"(?:a |an )?(?P<v>{DRINKS}) (?:person|drinker|fan)\b",
         qualifier="drink",
+    ),
+    _p(
+        Slot.LANGUAGE,
+        rf"\b(?:taking|takes|has|started|doing) (?:weekly |evening |private |online )?"
+        rf"(?P<v>{LANGUAGES}) (?:lessons|classes|courses?)\b",
     ),
     # a language the lessons moved to: "switched their tutor sessions to Cantonese"
     _p(
@@ -213,49 +246,10 @@ VALUES: tuple[ClaimPattern, ...] = (
         rf"|is riding) {DET}"
         rf"{KIND_PHRASE}",
     ),
-    _p(Slot.PREFERENCE, rf"\b(?:prefers|switched to|now drinks|now uses|changed to) {DET}{V}"),
-    _p(Slot.HABIT, r"\b(?P<v>smokes|vapes|smoking|vaping)\b"),
-    # "has a glass of wine with dinner most nights", "drinks a beer every evening"
     _p(
-        Slot.HABIT,
-        r"\b(?:has|have|drinks|enjoys) (?:a |an |one |two |a few )?(?:glass(?:es)? of |pints? of "
-        r"|cups? of )?(?P<v>wine|beer|whisky|cocktail|coffee|espresso)s? (?:with|every|each|most"
-        r"|before|after)\b",
-    ),
-    _p(Slot.HOBBY, rf"\bhobby (?:is|has become|is now) (?:now )?{DET}(?P<v>{HOBBIES})\b"),
-    _p(
-        Slot.HOBBY,
-        rf"(?:\bis|\bare|['’]s|\bhas become) (?:now |still )?{POSS} (?:new |latest |big )?(?:hobby"
-        rf"|passion|obsession|thing)\b",
-        before=True,
-    ),
-    # giving up a food is a diet: "cut out meat", "stopped eating meat", "gave up dairy"
-    *(
-        _p(Slot.DIET, rf"\b{_GIVE_UP_FOOD} (?:all |red )?(?P<v>{food})\b", value=diet)
-        for food, diet in (
-            ("meat", "vegetarian"),
-            ("dairy", "dairy-free"),
-            ("gluten", "gluten-free"),
-        )
-    ),
-    # an activity on a schedule: "meditates every evening", "runs most mornings"
-    _p(
-        Slot.HABIT,
-        rf"\b(?P<v>{'|'.join(HABIT_VERBS)})\b(?: [\w ]{{0,30}}?)? (?:every (?:single )?(?:morning"
-        r"|evening|night|day)|each (?:morning|evening|night|day)|daily|nightly|most (?:mornings"
-        r"|evenings|nights|days))\b",
-    ),
-    _p(
-        Slot.HOBBY,
-        r"\b(?:goes|go|going) (?P<v>sailing|kayaking|canoeing|climbing|bouldering|running"
-        r"|swimming|cycling|hiking|fishing|surfing|skiing|snowboarding|jogging|skating"
-        r"|birdwatching|bowling|dancing|rowing|riding|diving)\b",
-    ),
-    _p(
-        Slot.HOBBY,
-        rf"\b(?:took up|taken up|started|plays|picked up|got into|is into|does|practises"
-        rf"|practices|loves|enjoys|goes to) {DET}(?P<v>{HOBBIES})\b",
+        Slot.PREFERENCE,
+        rf"\b(?:prefers|switched (?:from [\w -]+? )?to|now drinks|now uses|changed to) {DET}{V}",
     ),
 )
 
-PATTERNS: tuple[ClaimPattern, ...] = TRANSITIONS + VALUES + AMOUNTS
+PATTERNS: tuple[ClaimPattern, ...] = TRANSITIONS + VALUES + HABITS + AMOUNTS

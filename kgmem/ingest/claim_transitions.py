@@ -33,7 +33,7 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
         rf"\b(?:left|quit|resigned from|was laid off from|was fired from"
         rf"|got laid off from|stopped working (?:at|for)) "
         rf"(?:(?:her|his|their|a|the) job (?:at|with) )?"
-        rf"(?P<v>{NAME})",
+        rf"(?!(?:{LANGUAGES})\b)(?P<v>{NAME})",  # "quit Spanish" is a language
         ended=True,
     ),
     _p(Slot.EMPLOYER, r"\b(?:left|quit) (?:her|his|their|the) (?P<v>job)\b", ended=True),
@@ -111,7 +111,19 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
         rf"\b(?:stopped being|quit being|gave up being) (?:a )?(?P<v>{DIETS})",
         ended=True,
     ),
-    _p(Slot.ALLERGY, rf"\b{NOT_ANYMORE} (?:actually )?allergic to {V}", ended=True),
+    _p(
+        Slot.ALLERGY,
+        rf"\b{NOT_ANYMORE} (?:to be |be |been )?(?:actually )?allergic to {V}",
+        ended=True,
+    ),
+    # a condition gone: "Maya's asthma has cleared up", "her migraines went away"
+    _p(
+        Slot.HEALTH,
+        rf"(?:{POSS}|\b(?:her|his|their|my)) (?P<v>[\w-]+(?: [\w-]+)?) (?:is gone|has gone|went"
+        rf" away|has gone away|cleared up|has cleared up|is cured|is in remission|is under control"
+        rf" now)",
+        ended=True,
+    ),
     _p(Slot.ALLERGY, rf"\b(?:allergy|intolerance) to {V} (?:was|has been) ruled out", ended=True),
     _p(Slot.ALLERGY, rf"\bruled out {DET}(?:\w+ )?(?:allergy|intolerance) to {V}", ended=True),
     _p(
@@ -142,13 +154,13 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
     ),
     _p(
         Slot.HABIT,
-        r"\b(?:is|am|are) (?:now |completely )?(?:off (?:the )?(?P<v>coffee|caffeine|alcohol|booze"
-        r"|sugar|cigarettes|smokes)|(?P<v2>sober|teetotal))\b",
+        r"\b(?:is|am|are|has been|have been|['’]s been) (?:now |completely )?(?:off (?:the )?"
+        r"(?P<v>coffee|caffeine|alcohol|booze|sugar|cigarettes|smokes)|(?P<v2>sober|teetotal))\b",
         ended=True,
     ),
     _p(
         Slot.LANGUAGE,
-        rf"\b(?:gave up (?:on )?|stopped|quit|dropped)(?:learning |her |his |their )?"
+        rf"\b(?:gave up (?:on )?|stopped |quit |dropped )(?:learning |her |his |their |the )?"
         rf"(?P<v>{LANGUAGES})\b",
         ended=True,
     ),
@@ -170,7 +182,7 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
     _p(
         Slot.HOBBY,
         rf"\b(?:quit|stopped|gave up|given up|dropped|ditched|retired from) (?:playing |doing "
-        rf"|going )?(?P<v>{HOBBIES})\b",
+        rf"|going |the |her |his |their )?(?P<v>{HOBBIES})\b",
         ended=True,
     ),
 )

@@ -50,6 +50,25 @@ WORK: tuple[ClaimPattern, ...] = (
         ended=True,
     ),
     _p(Slot.EMPLOYER, rf"\bretired from (?P<v>{NAME})", ended=True),
+    # notice handed in, a last day: "handed in her notice at Google", "her last day at Google"
+    _p(
+        Slot.EMPLOYER,
+        rf"\bhanded in (?:her |his |their |my )?notice at {CAP_NAME}",
+        ended=True,
+    ),
+    _p(
+        Slot.EMPLOYER,
+        rf"(?:{POSS}|\b(?:her|his|their|my)) last (?:day|shift|week) at {_NAMED_WORK}",
+        ended=True,
+    ),
+    _p(Slot.JOB_TITLE, rf"\bpromotion to (?:the |a |an )?(?:new )?{JOB_PHRASE}"),
+    _p(Slot.EMPLOYER, r"\bhanded in (?:her |his |their |my )?(?P<v>notice)\b", ended=True),
+    _p(
+        Slot.EMPLOYER,
+        r"\b(?:is|am|are) (?:now )?(?:a )?(?P<v>freelancer|freelance|self-employed|(?:her|his"
+        r"|their) own boss)\b",
+        value="self-employed",
+    ),
     # a job said by its name: "Maya's job is a paramedic", "her employer is now Monzo"
     _p(
         Slot.JOB_TITLE,
@@ -127,17 +146,19 @@ WORK: tuple[ClaimPattern, ...] = (
     _p(
         Slot.EMPLOYER,
         rf"\b(?:joined|got a job at|got hired (?:at|by)|was hired (?:at|by)"
-        rf"|accepted an offer from|started (?:a (?:new )?job )?at|new job at"
+        rf"|accepted (?:an |the )?(?:job )?offer from|started (?:a (?:new )?job )?at|new job at"
+        rf"|started (?:a |an )?(?:new )?(?:[\w-]+ )?(?:job|role|position|gig) (?:at|with)"
+        rf"|teaches at|teaching at|coaches at"
         rf"|landed (?:a |an )?(?:[\w-]+ )?(?:job|role|position|gig) (?:at|with)"
-        rf"|got (?:a |an )?(?:new )?(?:[\w-]+ )?(?:job|role|position|gig) with"
+        rf"|got (?:a |an |the )?(?:new )?(?:[\w-]+ )?(?:job|role|position|gig) (?:at|with)"
         rf"|took (?:a |an )?(?:[\w-]+ )?(?:job|role|position) (?:at|with)"
         rf"|freelances? for|contracts? for|signed with) {V}",
     ),
     _p(
         Slot.FIELD_OF_STUDY,
         rf"\b(?:majoring in|major(?: is| to)|(?:studying|studies)(?! at\b| to\b| for\b| hard\b)"
-        rf"|switched (?:her|his|their) major to|(?:degree|PhD|doctorate|masters?|master['’]s|BA"
-        rf"|BSc|MSc|MA|diploma|thesis|dissertation) (?:is )?(?:in|on)) {V}",
+        rf"|switched (?:her|his|their) major (?:from [\w -]+? )?to|(?:degree|PhD|doctorate"
+        rf"|masters?|master['’]s|BA|BSc|MSc|MA|diploma|thesis|dissertation) (?:is )?(?:in|on)) {V}",
     ),
     # the course changed: "switched courses to architecture", "changed her major to law", "moved
     # their PhD into climate modelling"
@@ -145,7 +166,7 @@ WORK: tuple[ClaimPattern, ...] = (
         Slot.FIELD_OF_STUDY,
         rf"\b(?:switched|changed|moved|transferred|swapped) (?:(?:her|his|their|my|the) )?"
         rf"(?:courses?|majors?|degrees?|programmes?|programs?|subjects?|PhD|thesis|studies"
-        rf"|research) (?:over )?(?:to|into|for) {V}",
+        rf"|research) (?:from [\w -]+? )?(?:over )?(?:to|into|for) {V}",
     ),
     # "in her second year of medicine", "Maya's course is nursing"
     _p(

@@ -58,6 +58,14 @@ _NOT_NAMES = word_set(
 )
 _MAX_VALUE_WORDS = 6
 _MAX_BEFORE_WORDS = 3
+# one can hold two of these at once, and says so: "also", "a side job", "a weekend job" ("another
+# job" is most often the next one, not a second)
+_SECOND_OK = frozenset({Slot.EMPLOYER, Slot.JOB_TITLE, Slot.RESIDENCE})
+_ALSO_RE = re.compile(
+    r"\b(?:also|as well|additional|extra|second (?:job|home|place)|side (?:job|gig)"
+    r"|weekend job|part-time job|holiday home)\b",
+    re.IGNORECASE,
+)
 _NAMED_PLACES = frozenset({Slot.RESIDENCE, Slot.EMPLOYER})
 _SAID_WHEN = re.compile(r"\b(?:these days|lately|at the moment|right now|nowadays|by far)\b")
 # words that end a value said before its slot: "these days", "lately", "honestly"
@@ -111,6 +119,8 @@ def _claim(
         return None
     if ADDITIVE_RE.search(match.group(0)) and not ended and pattern.slot is Slot.POSSESSION:
         return None  # "another car": an addition, not a replacement
+    if pattern.slot in _SECOND_OK and not ended and _ALSO_RE.search(clause + match.group(0)):
+        return None  # "also started a weekend job at a bookshop": a second job, not a new one
     subject = _subject(content, match, clause, speaker, names)
     if not subject:
         return None

@@ -34,8 +34,8 @@ def _read(reader: ClaimReader, text: str, speaker: str) -> Claim | None:
     ("text", "slot", "value"),
     [
         ("Priya has been with Deloitte for about four years.", "employer", "deloitte"),
-        ("Priya is doing a strict paleo diet.", "diet", "strict paleo"),
-        ("Priya has weekly Portuguese classes with a tutor.", "language", "portuguese"),
+        ("Priya sticks to a strict paleo diet.", "diet", "strict paleo"),
+        ("Priya has weekly Portuguese sessions with a tutor.", "language", "portuguese"),
     ],
 )
 def test_prototypes_give_the_slot_and_the_parse_the_value(

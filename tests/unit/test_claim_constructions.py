@@ -119,6 +119,51 @@ _READINGS = [
     "Yuki's monthly rent is £1,100. | yuki | budget:rent | £1,100 | holds",
     "The landlord put the rent up to £1,250 a month. | maya | budget:rent | £1,250 | holds",
     "Maya pays $900 a month in rent. | maya | budget:rent | $900 | holds",
+    "Maya's budget for the trip is now $3,000. | maya | budget:trip | $3,000 | holds",
+    "The wedding budget went up to $20,000. | maya | budget:wed | $20,000 | holds",
+    "Maya now earns $90k. | maya | budget:salary | $90k | holds",
+    "Jamal's launch date is November 3. | jamal | deadline:launch | november 3 | holds",
+    # more ways into and out of a job
+    "Maya just started a new position at Shopify. | maya | employer | shopify | holds",
+    "Maya got the job at Stripe! | maya | employer | stripe | holds",
+    "Maya accepted the offer from Amazon. | maya | employer | amazon | holds",
+    "Maya teaches at Lincoln High. | maya | employer | lincoln high | holds",
+    "Maya is a freelancer now. | maya | employer | self-employed | holds",
+    "Maya handed in her notice at Google. | maya | employer | google | ended",
+    "Maya's last day at Google was Friday. | maya | employer | google | ended",
+    "Maya quit Google. | maya | employer | google | ended",
+    "Maya's promotion to team lead came through. | maya | job_title | team lead | holds",
+    "Maya switched her major from biology to chemistry. | maya | field_of_study | chemistry"
+    " | holds",
+    # more ways to say the rest
+    "Maya's new flat is in Shoreditch. | maya | residence | shoreditch | holds",
+    "Maya and Sam are engaged. | sam | relationship_status | engaged | holds",
+    "Maya married Sam in June. | maya | partner | sam | holds",
+    "Maya's dog Biscuit passed away. | maya | pet | biscuit | ended",
+    "Emeka's dog is called Pickles. | emeka | pet | pickles | holds",
+    "Olive, Felix's cat, knocked a glass over. | felix | pet | olive | holds",
+    "Maya lost her dog in March. | maya | pet | dog | ended",
+    "Maya is eating fish again. | maya | diet | pescatarian | holds",
+    "Lucía has been vegan for two years. | lucía | diet | vegan | holds",
+    "Connor eats pretty much everything. | connor | diet | omnivore | holds",
+    "Sofia is doing a strict paleo diet. | sofia | diet | paleo | holds",
+    "Maya does keto now. | maya | diet | keto | holds",
+    "Maya switched from oat milk to almond milk. | maya | preference:milk | almond milk | holds",
+    "Sofia drinks about four coffees a day. | sofia | preference:drink | coffee | holds",
+    "Maya drinks green tea now. | maya | preference:drink | green tea | holds",
+    "Maya has been sober for a year. | maya | habit | alcohol | ended",
+    "Maya's asthma is gone. | maya | health | asthma | ended",
+    "Maya turns out not to be allergic to peanuts. | maya | allergy | peanuts | ended",
+    "Maya's birthday is actually on May 5. | maya | birthday | may 5 | holds",
+    "Maya speaks fluent Spanish now. | maya | language | spanish | holds",
+    "Fatima is taking French lessons every Tuesday. | fatima | language | french | holds",
+    "Fatima stopped the French lessons. | fatima | language | french | ended",
+    "Maya quit Spanish. | maya | language | spanish | ended",
+    "Emeka is practising Mandarin with a tutor. | emeka | language | mandarin | holds",
+    "Maya quit the choir. | maya | hobby | choir | ended",
+    "Wren is really into knitting. | wren | hobby | knitting | holds",
+    "Lukas spends most evenings painting watercolours. | lukas | hobby | painting | holds",
+    "Ravi is training for their first marathon. | ravi | hobby | marathon | holds",
 ]
 
 
@@ -154,6 +199,10 @@ def test_a_construction_is_read_with_its_subject_slot_and_value(row: str) -> Non
         "Maya might move to Leeds next year.",
         "If Maya got a job with Deloitte she would move.",
         "Maya is thinking about going vegetarian.",
+        "Maya's favourite these days is tacos.",  # no kind said
+        "The house is Ana's home.",  # a home said first is named
+        "Wren also started a weekend job at a bookshop.",  # a second job
+        "Maya's lectures at McGill are in an old building.",
     ],
 )
 def test_what_is_no_claim_stays_no_claim(text: str) -> None:
