@@ -9,7 +9,7 @@ name folded by ``VALUE_CANON``: "a glass of wine" is alcohol); "does yoga", "goe
 
 from __future__ import annotations
 
-from kgmem.ingest.claim_lexicon import DET, HABIT_VERBS, HOBBIES, POSS, ClaimPattern
+from kgmem.ingest.claim_lexicon import DET, HABIT_VERBS, HOBBIES, NAME, POSS, ClaimPattern
 from kgmem.ingest.claim_lexicon import pattern as _p
 from kgmem.taxonomy.slots import Slot
 
@@ -17,6 +17,7 @@ _GIVE_UP_FOOD = (
     r"(?:cut out|gave up|given up|stopped eating|quit|no longer eats|doesn't eat|does not eat)"
 )
 
+_FREE_TIME = r"weekends|saturdays|sundays|evenings|mornings|afternoons|nights|lunch breaks"
 HABITS: tuple[ClaimPattern, ...] = (
     _p(Slot.HABIT, r"\b(?P<v>smokes|vapes|smoking|vaping)\b"),
     # "has a glass of wine with dinner most nights", "drinks a beer every evening"
@@ -27,6 +28,13 @@ HABITS: tuple[ClaimPattern, ...] = (
         r"|before|after)\b",
     ),
     _p(Slot.HOBBY, rf"\bhobby (?:is|has become|is now) (?:now )?{DET}(?P<v>{HOBBIES})\b"),
+    # the time given to it: "Saturdays are for sailing lessons now", "Birdwatching is how Lucía
+    # spends their Saturdays"
+    _p(
+        Slot.HOBBY,
+        rf"\b(?:{_FREE_TIME}) are (?:now |all )?(?:for|about) {DET}(?P<v>{HOBBIES})\b",
+    ),
+    _p(Slot.HOBBY, rf"\bis how (?P<s>{NAME}) (?:now )?spends\b", before=True),
     _p(
         Slot.HOBBY,
         rf"(?:\bis|\bare|['’]s|\bhas become) (?:now |still )?{POSS} (?:new |latest |big )?(?:hobby"

@@ -144,6 +144,15 @@ HABIT_VERBS: dict[str, str] = {
     "naps": "napping", "fasts": "fasting", "walks": "walking", "cycles": "cycling",
     "lifts": "weightlifting", "practises": "practice", "practices": "practice",
 }  # fmt: skip
+# academic fields: "switched to psychology" is a course, not a preference
+FIELDS = (
+    r"psychology|biology|chemistry|physics|economics|law|medicine|history|philosophy|sociology"
+    r"|anthropology|politics|political science|computer science|engineering|mathematics|maths"
+    r"|math|statistics|nursing|architecture|accounting|finance|business|marketing|linguistics"
+    r"|literature|english literature|geography|geology|neuroscience|biochemistry|pharmacy"
+    r"|dentistry|journalism|education|art history|fine art|graphic design|music|theatre|drama"
+    r"|film studies|data science|veterinary science|criminology|classics|theology"
+)
 # drinks one takes, one preference: "always takes tea", "a flat white person", "switched to decaf"
 DRINKS = (
     r"tea|coffee|flat whites?|lattes?|espressos?|cappuccinos?|americanos?|matcha|chai|cortados?"

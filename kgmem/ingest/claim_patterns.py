@@ -112,10 +112,15 @@ VALUES: tuple[ClaimPattern, ...] = (
     _p(Slot.RESIDENCE, rf"{_IS_NOW}{POSS} (?:new )?home\b", before=True),
     _p(Slot.RESIDENCE, rf"{_IS_NOW}home for (?P<s>{NAME})\b", before=True),
     *WORK,
+    # engaged or married to someone is a status first: "engaged to Marco" then "got married" is
+    # the change; the partner's name stays in the memory's text
+    _p(
+        Slot.RELATIONSHIP_STATUS,
+        rf"\b(?:is |are |got |just got )?(?P<v>married|engaged) to (?={NAME})",
+    ),
     _p(
         Slot.PARTNER,
-        rf"\b(?:is |got )?(?:dating|married to|engaged to|seeing|in a relationship"
-        rf" with) {V}",
+        rf"\b(?:is |got )?(?:dating|seeing|in a relationship with) {V}",
     ),
     _p(
         Slot.PARTNER,
@@ -172,6 +177,13 @@ VALUES: tuple[ClaimPattern, ...] = (
     _p(Slot.DIET, rf"\b(?:eats|eating|started eating) (?:some )?(?P<v>{_MEAT})(?: \w+)? again\b"),
     _p(Slot.DIET, rf"\bback (?:on|to eating|to) (?:regular |normal )?(?P<v>{_MEAT})\b"),
     _p(Slot.ALLERGY, rf"\b(?:is |was |became )?allergic to {V}"),
+    # "has a lactose intolerance", "has a bad peanut allergy", "is lactose intolerant"
+    _p(
+        Slot.ALLERGY,
+        r"\b(?:has|have) (?:a |an )?(?:severe |mild |bad |serious )?(?P<v>[\w-]+ (?:intolerance"
+        r"|allergy))\b",
+    ),
+    _p(Slot.ALLERGY, r"\b(?:is|am|are) (?P<v>[\w-]+) intolerant\b"),
     _p(
         Slot.HEALTH,
         r"\b(?:diagnosed with|has been diagnosed with|suffers from|has) "

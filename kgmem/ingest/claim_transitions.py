@@ -126,6 +126,19 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
     ),
     _p(Slot.ALLERGY, rf"\b(?:allergy|intolerance) to {V} (?:was|has been) ruled out", ended=True),
     _p(Slot.ALLERGY, rf"\bruled out {DET}(?:\w+ )?(?:allergy|intolerance) to {V}", ended=True),
+    # a diagnosis taken back: "the lactose thing was misdiagnosed", "doesn't have asthma after all"
+    _p(
+        Slot.HEALTH,
+        r"\b(?:the )?(?P<v>[\w-]+)(?: thing| allergy| intolerance| diagnosis)? (?:was|turned out to"
+        r" be|has been) (?:a )?(?:misdiagnos(?:ed|is)|false alarm|ruled out)",
+        ended=True,
+    ),
+    _p(
+        Slot.HEALTH,
+        r"\b(?:doesn't|does not|didn't|did not) (?:actually )?have (?:a |an )?(?P<v>[\w-]+"
+        r"(?: [\w-]+)?) after all\b",
+        ended=True,
+    ),
     _p(
         Slot.SCHOOL,
         rf"\b(?:dropped out of|withdrew from|was expelled from) {DET}{V}",

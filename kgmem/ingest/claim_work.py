@@ -14,6 +14,7 @@ from __future__ import annotations
 from kgmem.ingest.claim_lexicon import (
     CAP_NAME,
     DET,
+    FIELDS,
     JOB_PHRASE,
     NAME,
     NOT_SCHOOL,
@@ -178,6 +179,12 @@ WORK: tuple[ClaimPattern, ...] = (
         Slot.FIELD_OF_STUDY,
         rf"(?:{POSS}|\b(?:her|his|their|my|our)) (?:new )?(?:course|major|subject|programme"
         rf"|program) is (?:now )?(?:in )?(?!(?:hard|great|going|so|too|very|really|a|the)\b){V}",
+    ),
+    # a bare switch to a field of study: "changed to psychology", "switched over to law"
+    _p(
+        Slot.FIELD_OF_STUDY,
+        rf"\b(?:switched|changed|moved|transferred) (?:over )?(?:from [\w -]+? )?to "
+        rf"(?P<v>{FIELDS})\b",
     ),
     # "a history student", "a second-year law student", "a biology major"
     _p(

@@ -58,6 +58,15 @@ _NOT_NAMES = word_set(
 )
 _MAX_VALUE_WORDS = 6
 _MAX_BEFORE_WORDS = 3
+_REPORTS_RE = re.compile(
+    r"\s+(?:said|says|told|tells|thinks|thought|confirmed|mentioned|reckons|explained)\b",
+    re.IGNORECASE,
+)
+# a clause of fact after a hedge: "would love recipes now that she is vegan"
+_FACTUAL_RE = re.compile(
+    r"\b(?:now that|since|because|given that|seeing that|ever since|considering that)\b",
+    re.IGNORECASE,
+)
 # one can hold two of these at once, and says so: "also", "a side job", "a weekend job" ("another
 # job" is most often the next one, not a second)
 _SECOND_OK = frozenset({Slot.EMPLOYER, Slot.JOB_TITLE, Slot.RESIDENCE})
@@ -102,7 +111,7 @@ def _claim(
     names: frozenset[str],
 ) -> Claim | None:
     clause = _clause_before(content, match.start())
-    if not pattern.hypothetical_ok and HYPOTHETICAL_RE.search(clause + " " + match.group(0)):
+    if not pattern.hypothetical_ok and _hedged(clause, match.group(0)):
         return None  # "might move to Denver", "thinking about going vegan": nothing holds yet
     groups = match.groupdict()
     raw = groups.get("v") or groups.get("v2") or ""
@@ -175,6 +184,18 @@ def _canonical(key: str, value: str) -> str:
     if not canon or not value:
         return value
     return canon.get(value.split()[-1], value)
+
+
+def _hedged(clause: str, matched: str) -> bool:
+    """A hedge governs the match ("might move to Denver"), unless a clause of fact stands between
+    them ("could you suggest recipes now that Maya is vegan": the request is hedged, not the
+    diet)."""
+    if HYPOTHETICAL_RE.search(matched):
+        return True
+    hedges = list(HYPOTHETICAL_RE.finditer(clause))
+    if not hedges:
+        return False
+    return not _FACTUAL_RE.search(clause, hedges[-1].end())
 
 
 def trim_value(raw: str) -> str:
@@ -278,6 +299,8 @@ def _clause_subject(clause: str, speaker: str | None, names: frozenset[str]) -> 
             return f"{normalize_name(name)}'s {rel.group(1).lower()}"  # "maya's sister"
         if rel:
             continue  # "Maya's coffee ...": the possessor is not the subject of this verb
+        if _REPORTS_RE.match(after):
+            continue  # "Lucía's GI said ...": who reports it is not whom it is about
         return normalize_name(name)
     if re.search(r"\b(?:he|she|they|it)\b", clause, re.IGNORECASE) and not names:
         return ""  # an unresolved pronoun names no one we know

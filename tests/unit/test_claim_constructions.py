@@ -164,6 +164,19 @@ _READINGS = [
     "Wren is really into knitting. | wren | hobby | knitting | holds",
     "Lukas spends most evenings painting watercolours. | lukas | hobby | painting | holds",
     "Ravi is training for their first marathon. | ravi | hobby | marathon | holds",
+    "Saturdays are for sailing lessons now. | maya | hobby | sailing | holds",
+    "Birdwatching is how Lucía spends their Saturdays. | lucía | hobby | birdwatching | holds",
+    "Arjun changed to psychology. | arjun | field_of_study | psychology | holds",
+    "Maya switched over to law. | maya | field_of_study | law | holds",
+    "Maya is engaged to Sam. | maya | relationship_status | engaged | holds",
+    "Kenji is married to Priyanka. | kenji | relationship_status | married | holds",
+    "Maya's doctor said the lactose thing was misdiagnosed. | maya | health | lactose | ended",
+    "Maya doesn't have asthma after all. | maya | health | asthma | ended",
+    # a hedged request around a stated fact: the fact holds
+    "Could you suggest recipes now that Maya is vegan? | maya | diet | vegan | holds",
+    "Maya would love dinner ideas since Maya went vegetarian. | maya | diet | vegetarian | holds",
+    "Maya is thinking about moving since Maya got a job at Google. | maya | employer | google"
+    " | holds",
 ]
 
 
@@ -203,6 +216,8 @@ def test_a_construction_is_read_with_its_subject_slot_and_value(row: str) -> Non
         "The house is Ana's home.",  # a home said first is named
         "Wren also started a weekend job at a bookshop.",  # a second job
         "Maya's lectures at McGill are in an old building.",
+        "Maya might quit after Maya gets promoted to manager.",
+        "Maya might move to Denver since rent is cheaper.",
     ],
 )
 def test_what_is_no_claim_stays_no_claim(text: str) -> None:
@@ -250,6 +265,9 @@ def _acts(old: str, new: str) -> bool:
         ("Maya's monthly rent is £1,100.", "The landlord put the rent up to £1,250."),
         ("Maya works at Google.", "Maya is between jobs."),
         ("Pavel is vegetarian.", "Pavel eats meat again."),
+        ("Jamal is engaged to Marco.", "Marco and Jamal got married on Saturday!"),
+        ("Arjun's degree is in accounting.", "Arjun changed to psychology."),
+        ("Maya has a lactose intolerance.", "Maya's GI said the lactose thing was misdiagnosed."),
     ],
 )
 def test_a_change_said_these_ways_retires_the_old_claim(old: str, new: str) -> None:
