@@ -40,8 +40,8 @@ WORK: tuple[ClaimPattern, ...] = (
     # no employer now: "retired last month", "is between jobs", "is out of work"
     _p(
         Slot.EMPLOYER,
-        r"\b(?:has |just |finally )?(?P<v>retired)\b(?!\s+(?:from|as|at)\b)"
-        r"(?! \w+(?:er|or|ist)\b)",
+        r"(?<!\ba )(?<!\ban )\b(?:has |just |finally )?(?P<v>retired)\b(?!\s+(?:from|as|at)\b)"
+        r"(?! \w+(?:er|or|ist)\b)",  # not "a retired nurse": that one says what she was
         ended=True,
     ),
     _p(

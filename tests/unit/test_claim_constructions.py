@@ -203,6 +203,7 @@ def test_a_construction_is_read_with_its_subject_slot_and_value(row: str) -> Non
         "Maya is an amateur photographer.",
         "Maya is really happy with the manager.",
         "Maya is a retired teacher.",
+        "Maya is a retired nurse.",
         "Her role is to coordinate volunteers.",
         "Tom is a high school student.",
         "Ana has a job at Toyota.",
