@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kgmem.ingest.claim_lexicon import KIND_WORDS
-from kgmem.ingest.claims import trim_value
+from kgmem.ingest.claim_value_text import trim_value
 from kgmem.ingest.synthesis import stem
 from kgmem.taxonomy.slots import SLOT_SPECS, Slot
 from kgmem.word_lists import word_set

@@ -6,12 +6,12 @@ lexicon of :mod:`kgmem.ingest.claim_patterns` and returns a :class:`~kgmem.recor
 stored as a plain memory). The **subject** is the name the wording gives it ("Maya's favourite
 colour is"), else the nearest name before the verb in the same clause ("Maya's brother Leo moved"
 → Leo; "Maya's sister lives in Boston" → "maya's sister", another subject than Maya), else the
-speaker. The **value** is cut at the first word that ends it ("Austin last week" → "austin") and
-normalised (articles, "new", possessives dropped) and one value said many ways is folded to one
-(``VALUE_CANON``: "a glass of wine" is alcohol). A value said before its slot ("Queen is Ravi's
-favourite band") is read from the end of the clause before, and "it" there stands for the last
-name of the clause before it. Whether two values name the same thing is
-:mod:`kgmem.ingest.claim_sameness`. Pure, no model.
+speaker; who only reports it ("Lucía's GI said ...") is not the subject. The **value** is cut,
+normalised and folded by :mod:`kgmem.ingest.claim_value_text`, also when it is said before its
+slot ("Queen is Ravi's favourite band"). A hedge ("might", "if") keeps a wording from being a
+claim unless a clause of fact stands between them ("could you suggest recipes now that Maya is
+vegan"). Whether two values name the same thing is :mod:`kgmem.ingest.claim_sameness`. Pure, no
+model.
 """
 
 from __future__ import annotations
@@ -23,15 +23,23 @@ from kgmem.ingest.claim_lexicon import (
     HYPOTHETICAL_RE,
     KIN_RE,
     KIND_WORDS,
-    VALUE_CANON,
     ClaimPattern,
 )
 from kgmem.ingest.claim_patterns import PATTERNS
+from kgmem.ingest.claim_value_text import (
+    BOUNDARY,
+    NAME_RE,
+    NOT_NAMES,
+    VALUE_DROP,
+    antecedent,
+    canonical,
+    trim_value,
+    value_before,
+)
 from kgmem.ingest.normalize import normalize_name
 from kgmem.ingest.synthesis import STOPWORDS, stem
 from kgmem.records import Claim
 from kgmem.taxonomy.slots import Polarity, Slot, slot_key
-from kgmem.word_lists import word_set
 
 # Confidence of a claim read by the local engine: a wording that names the slot outright
 # ("favourite colour is", "moved to") is surer than one inferred from a bare verb.
@@ -39,25 +47,7 @@ SURE = 0.8
 LOOSE = 0.6
 _LOOSE_SLOTS = frozenset({Slot.QUANTITY, Slot.HOBBY, Slot.PREFERENCE, Slot.POSSESSION})
 
-# words that end a value: "Austin last week", "Stripe as a designer", "green now", "a Fiat Panda
-# to work every day"
-_BOUNDARY = word_set(
-    "and but because since so which who whom where when while with for after before as from "
-    "last this next now recently yesterday today tomorrow soon ago again anymore instead though "
-    "too also in on at by until till during about over than then just already still really "
-    "there here because every to around across near that"
-)
-_VALUE_DROP = word_set("a an the new current own my his her their its our your brand another")
-_NAME_RE = re.compile(r"[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*")
 _CLAUSE_RE = re.compile(r"[,;:.!?]|\b(?:and|but|because|while|whereas)\b")
-# capitalised words that open a sentence or stand for no one
-_NOT_NAMES = word_set(
-    "i the a an this that these those it he she they we you my our your his her their its "
-    "actually also so well oh ok okay yes no now then but and after before when since recently "
-    "last next today yesterday monday tuesday wednesday thursday friday saturday sunday"
-)
-_MAX_VALUE_WORDS = 6
-_MAX_BEFORE_WORDS = 3
 _REPORTS_RE = re.compile(
     r"\s+(?:said|says|told|tells|thinks|thought|confirmed|mentioned|reckons|explained)\b",
     re.IGNORECASE,
@@ -77,11 +67,6 @@ _ALSO_RE = re.compile(
 )
 _NAMED_PLACES = frozenset({Slot.RESIDENCE, Slot.EMPLOYER})
 _SAID_WHEN = re.compile(r"\b(?:these days|lately|at the moment|right now|nowadays|by far)\b")
-# words that end a value said before its slot: "these days", "lately", "honestly"
-_FILLERS = word_set(
-    "days lately honestly basically officially definitely though these those still even "
-    "is are was were has have had become became someone something everyone nothing"
-)
 _SOMEONE = frozenset({"someone", "somebody", "someone new", "a guy", "a girl", "new guy"})
 
 
@@ -116,7 +101,7 @@ def _claim(
     groups = match.groupdict()
     raw = groups.get("v") or groups.get("v2") or ""
     if pattern.value_before:
-        raw = _value_before(clause) or _antecedent(content, match.start() - len(clause), clause)
+        raw = value_before(clause) or antecedent(content, match.start() - len(clause), clause)
         if pattern.slot in _NAMED_PLACES and not raw[:1].isupper():
             return None  # "The house is Ana's home": a home or a work place said first is named
     value = trim_value(raw)
@@ -142,7 +127,7 @@ def _claim(
     if ended and slot is Slot.POSSESSION and all(w in KIND_WORDS for w in value.split()[-1:]):
         value = qualifier  # "gave their PS5 away": whichever console was held
     key = slot_key(slot, qualifier)
-    value = pattern.value or _canonical(key, value)
+    value = pattern.value or canonical(key, value)
     return Claim(
         subject=subject,
         slot=key,
@@ -150,40 +135,6 @@ def _claim(
         polarity=pattern.polarity.value,
         confidence=LOOSE if slot in _LOOSE_SLOTS else SURE,
     )
-
-
-def _value_before(clause: str) -> str:
-    """The value said before the match: the last words of the clause before it that are not
-    stop, time or pronoun words ("These days Severance" -> "Severance", "it" -> "")."""
-    kept: list[str] = []
-    for word in reversed(clause.split()):
-        bare = word.strip("'\"’").lower()
-        if bare in _BOUNDARY or bare in _VALUE_DROP or bare in _NOT_NAMES or bare in _FILLERS:
-            break
-        kept.insert(0, word)
-        if len(kept) >= _MAX_BEFORE_WORDS:
-            break
-    return " ".join(kept)
-
-
-def _antecedent(content: str, clause_start: int, clause: str) -> str:
-    """What "it" stands for in "rewatching Severance, it's her comfort show": the last name of
-    the clause before, in the same sentence, when the value said is a pronoun."""
-    if not re.fullmatch(r"\s*(?:it|that|this)\s*", clause, re.IGNORECASE):
-        return ""
-    before = content[:clause_start]
-    sentence = re.split(r"[.!?]\s", before)[-1]
-    found = [m.group(0) for m in _NAME_RE.finditer(sentence) if m.start() > 0]
-    found = [n for n in found if n.split()[0].lower() not in _NOT_NAMES]
-    return found[-1] if found else ""
-
-
-def _canonical(key: str, value: str) -> str:
-    """One value said many ways folded to one (``VALUE_CANON``, by the value's last word)."""
-    canon = VALUE_CANON.get(key) or VALUE_CANON.get(key.partition(":")[0])
-    if not canon or not value:
-        return value
-    return canon.get(value.split()[-1], value)
 
 
 def _hedged(clause: str, matched: str) -> bool:
@@ -196,28 +147,6 @@ def _hedged(clause: str, matched: str) -> bool:
     if not hedges:
         return False
     return not _FACTUAL_RE.search(clause, hedges[-1].end())
-
-
-def trim_value(raw: str) -> str:
-    """The value words up to the first boundary word, normalised (lower case, no articles)."""
-    words = raw.strip().split()
-    kept: list[str] = []
-    for w in words:
-        bare = w.strip("'\"’").lower()
-        if kept and (bare in _BOUNDARY or re.fullmatch(r"\d{4}-\d{2}-\d{2}", bare)):
-            break
-        kept.append(bare)
-        if len(kept) >= _MAX_VALUE_WORDS:
-            break
-    while kept and kept[0] in _VALUE_DROP | {"to", "at", "in", "of"}:
-        kept.pop(0)
-    while kept and (kept[-1] in _BOUNDARY or kept[-1] in _VALUE_DROP):
-        kept.pop()
-    kept = [
-        w.removesuffix("'s").removesuffix("’s") if i < len(kept) - 1 else w
-        for i, w in enumerate(kept)
-    ]
-    return " ".join(kept).strip(" -'’")
 
 
 def _qualifier(pattern: ClaimPattern, match: re.Match[str], value: str) -> str | None:
@@ -233,9 +162,9 @@ def _qualifier(pattern: ClaimPattern, match: re.Match[str], value: str) -> str |
         given = _SAID_WHEN.sub("", given).strip()
         if not given and pattern.value_before:
             return None
-        if pattern.value_before and given.split()[:1] and given.split()[0] in _BOUNDARY:
+        if pattern.value_before and given.split()[:1] and given.split()[0] in BOUNDARY:
             return None  # "Pavel's favourite after the trip": no kind said
-        return _head(" ".join(w for w in given.split() if w not in _BOUNDARY)) or None
+        return _head(" ".join(w for w in given.split() if w not in BOUNDARY)) or None
     if slot is Slot.POSSESSION:
         if given in KIND_WORDS:  # "Maya's new car is a Polestar": the kind is said
             return KIND_WORDS[given]
@@ -250,13 +179,13 @@ def _qualifier(pattern: ClaimPattern, match: re.Match[str], value: str) -> str |
         return stem(first[0]) if first else "general"
     if slot is Slot.QUANTITY:
         head = _head(given)  # "retire at 55 instead": "instead" counts nothing
-        ok = head and head not in STOPWORDS and head not in _BOUNDARY and len(head) > 2
+        ok = head and head not in STOPWORDS and head not in BOUNDARY and len(head) > 2
         return head if ok else None
     return "general"  # a goal: one current goal unless the wording says for what
 
 
 def _head(text: str) -> str:
-    words = [w for w in text.split() if w not in _VALUE_DROP]
+    words = [w for w in text.split() if w not in VALUE_DROP]
     return stem(words[-1]) if words else ""
 
 
@@ -284,15 +213,15 @@ def _subject(
 
 
 def _clause_subject(clause: str, speaker: str | None, names: frozenset[str]) -> str:
-    found = list(_NAME_RE.finditer(clause))
+    found = list(NAME_RE.finditer(clause))
     for m in reversed(found):
         name = m.group(0)
-        if name.split()[0].lower() in _NOT_NAMES:
+        if name.split()[0].lower() in NOT_NAMES:
             name = " ".join(name.split()[1:])
         if not name:
             continue
         after = clause[m.end() :]
-        rel = re.match(r"['’]s\s+(\w+)(?:\s+(" + _NAME_RE.pattern + r"))?", after)
+        rel = re.match(r"['’]s\s+(\w+)(?:\s+(" + NAME_RE.pattern + r"))?", after)
         if rel and KIN_RE.match(rel.group(1)):
             if rel.group(2):  # "Maya's brother Leo"
                 return normalize_name(rel.group(2))
@@ -308,4 +237,4 @@ def _clause_subject(clause: str, speaker: str | None, names: frozenset[str]) -> 
 
 
 def _is_name(raw: str) -> bool:
-    return bool(_NAME_RE.match(raw.strip()))
+    return bool(NAME_RE.match(raw.strip()))
