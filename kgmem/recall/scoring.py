@@ -5,20 +5,20 @@ returns ``Scored(final, contributions, factors)`` where ``math.fsum(contribution
 final`` exactly — ``final`` is defined as that sum, so the X-ray shows every factor's share.
 
 ``final = relevance × modifier``. Relevance is the profile's weighted mean of the query-dependent
-factors (:data:`profiles.RELEVANCE_FACTORS`: similarity, BM25, RRF, activation, each in [0, 1])
-plus seed 004's query-side additive boosts (entity +0.1 per matching query entity, weighed by its
+factors (:data:`profiles.RELEVANCE_FACTORS`: similarity, BM25, RRF, activation, each in [0, 1]) plus
+seed 004's query-side additive boosts (entity +0.1 per matching query entity, weighed by its
 specificity within the set; episode +0.15 for the caller's own session), scaled down for a memory
-that says nothing but names when the question asks more (``names_only``, ``coverage.py``). The modifier holds the
-query-independent evidence: the priors (:data:`profiles.PRIOR_FACTORS`: recency, retention,
-ACT-R, importance, utility, confidence) move it by at most ``±PRIOR_SPAN × profile.prior_share``
-around 1 (linear in each prior, so each has its own additive share), then seed 004's Hebbian
-co-activation, sub-tier, tier, seed 000's lifecycle and disputed adjustments, seed 004's low
-source confidence and mood congruence multiply it, and the whole modifier is clamped to
-``MODIFIER_BAND``. So whatever a memory's age, access history, importance, tier or state, it
-cannot beat a memory whose relevance exceeds its own by more than the factor
-:func:`relevance_bound` names: priors reorder memories of similar relevance only. (Before, the
-priors were weighted terms of one sum and could outweigh the question: a memory recalled often,
-or stored first, won questions it did not answer.)
+that says nothing but names when the question asks more (``names_only``, ``coverage.py``). The
+modifier holds the query-independent evidence: the priors (:data:`profiles.PRIOR_FACTORS`: recency,
+retention, ACT-R, importance, utility, confidence) move it by at most ``±PRIOR_SPAN ×
+profile.prior_share`` around 1 (linear in each prior, so each has its own additive share), then seed
+004's Hebbian co-activation, sub-tier, tier, seed 000's lifecycle and disputed adjustments, seed
+004's low source confidence and mood congruence multiply it, and the whole modifier is clamped to
+``MODIFIER_BAND``. So whatever a memory's age, access history, importance, tier or state, it cannot
+beat a memory whose relevance exceeds its own by more than the factor :func:`relevance_bound` names:
+priors reorder memories of similar relevance only. (Before, the priors were weighted terms of one
+sum and could outweigh the question: a memory recalled often, or stored first, won questions it did
+not answer.)
 ``factors`` holds each factor's [0, 1] value, ``relevance``, each multiplier and each additive
 boost's count. Bad stored values are clamped rather than failing a recall; a naive ``now`` raises
 InvalidInput. The records it reads and returns live in ``recall.candidates``.
