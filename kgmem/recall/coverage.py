@@ -1,9 +1,10 @@
 """Does a memory say anything beyond the names a question is about?
 
-Contract: ``says_only_names(content, memory_names, query, query_names)`` is pure: True when the
-query asks about something besides names (it has a content word that is not a question word, a
-speaker role or a word of a name it mentions) and the memory has no content word outside the
-speaker roles, its own entities' names and the query's names. "User is Tomas." answers "Who is
+Contract: ``says_only_names(content, people, query, query_names)`` is pure: True when the query
+asks about something besides names (it has a content word that is not a question word, a speaker
+role or a word of a name it mentions) and the memory has no content word outside the speaker
+roles, the names of the people it mentions and the query's names. Only people's names: in
+"Diego has a Kindle." the thing named is what it says. "User is Tomas." answers "Who is
 the user?" but not "Where does the user live?": it shares the subject with every question about
 the user and, being short, wins their word and vector matches, while saying nothing they ask.
 Recall lowers such a memory's relevance (``scoring.NAMES_ONLY_FACTOR``) unless the claim channel
@@ -31,11 +32,11 @@ def name_words(names: Iterable[str]) -> frozenset[str]:
 
 
 def says_only_names(
-    content: str, memory_names: Iterable[str], query: str, query_names: Iterable[str]
+    content: str, people: Iterable[str], query: str, query_names: Iterable[str]
 ) -> bool:
     asked_names = name_words(query_names)
     asked = set(content_words(query)) - QUESTION_WORDS - ROLE_WORDS - asked_names
     if not asked or asked & NAMING_WORDS:
         return False  # "Who is Tomas?", "What is her name?": such a memory answers them
-    said = set(content_words(content)) - ROLE_WORDS - asked_names - name_words(memory_names)
+    said = set(content_words(content)) - ROLE_WORDS - asked_names - name_words(people)
     return not said

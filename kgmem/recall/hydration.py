@@ -63,6 +63,7 @@ def _hydrated(
     cands = [
         _covered(
             to_candidate(r, ev[r["memory"]["id"]], rrf_of[r["memory"]["id"]], q_entities, vec),
+            r.get("people") or (),
             query,
             q_entities,
         )
@@ -79,10 +80,13 @@ def _hydrated(
     return Hydrated(cands, turns, recorded, successors)
 
 
-def _covered(c: Candidate, query: str, q_entities: frozenset[str]) -> Candidate:
-    """``c`` marked ``names_only`` when it says nothing but names and the question asks more;
-    never a memory the claim channel found holding the attribute asked about."""
-    if c.holds_asked_slot or not says_only_names(c.content, c.entities, query, q_entities):
+def _covered(
+    c: Candidate, people: Sequence[str], query: str, q_entities: frozenset[str]
+) -> Candidate:
+    """``c`` marked ``names_only`` when it says nothing but the names of people (its own
+    ``people``, the query's names) and the question asks more; never a memory the claim channel
+    found holding the attribute asked about."""
+    if c.holds_asked_slot or not says_only_names(c.content, people, query, q_entities):
         return c
     return replace(c, names_only=True)
 

@@ -31,7 +31,9 @@ NOW = datetime(2025, 6, 1, 12, 0, tzinfo=UTC)
         ("User is Tomas.", ("user", "tomas"), "What is the user's name?", (), False),
         ("Maya is Mai.", ("maya", "mai"), "What do friends call Maya?", ("maya",), False),
         # a memory that says something besides its names
-        ("User moved to Lisbon.", ("user", "lisbon"), "Where does the user live?", (), False),
+        ("User moved to Lisbon.", ("user",), "Where does the user live?", (), False),
+        # a thing's name is what the memory says, only people's names say nothing asked
+        ("Diego has a Kindle.", ("diego",), "What e-reader does Diego use?", ("diego",), False),
         ("Caroline's sister is Anna.", ("caroline", "anna"), "Who is Caroline's sister?",
          ("caroline",), False),
     ],
