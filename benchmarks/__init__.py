@@ -1,11 +1,10 @@
-"""Measurement scripts for kgmem (not part of the installed package).
+"""Measurement scripts for kgmem (not part of the installed package), grouped by subject.
 
-``benchmarks.harness`` holds shared plumbing (a private local Neo4j, the machine description,
-result files); ``benchmarks.locomo_data`` loads LoCoMo, ``benchmarks.retrieval_metrics`` scores a
-ranking, ``benchmarks.flat_search`` holds the flat retrievers (BM25, dense, their RRF) and
-``benchmarks.baselines`` runs them; ``benchmarks.locomo`` runs the retrieval-quality benchmark of
-kgmem's recall against them (ingest in ``locomo_ingest``, the recall under test in
-``locomo_recall``, the report in ``locomo_report``, progress in ``locomo_progress``). Results go to
-``benchmarks/results/``; data sets are read from ``../shared/data`` and are never copied into this
-repository.
+``quality``: what recall returns and whether memory stays true (LoCoMo, BEAM, memory truth);
+``perf``: speed and cost (recall latency, ingest throughput, API load, consolidation, filtered
+vector search, the embedder); ``common``: the shared harness. Each benchmark runs from the
+repository root as ``python -m benchmarks.<group>.<name>`` and writes its result outside the
+repository (``benchmarks.common.paths``; ``--out`` overrides). Data sets are read from
+``../shared/data`` and never copied here. The current figures are in ``benchmarks/RESULTS.md``;
+how to run each benchmark is in ``docs/benchmarks.md``.
 """

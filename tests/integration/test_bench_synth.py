@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from benchmarks.synth import build_store
+from benchmarks.common.synth import build_store
 from kgmem.graph import repository
 from kgmem.service import Kgmem
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from benchmarks.truth import ALL_STATUSES, memory_states, run_one
-from benchmarks.truth_corpus import load
-from benchmarks.truth_scoring import CHANGE_METRICS, CONTROL_METRICS
+from benchmarks.quality.truth.corpus import load
+from benchmarks.quality.truth.run import ALL_STATUSES, memory_states, run_one
+from benchmarks.quality.truth.scoring import CHANGE_METRICS, CONTROL_METRICS
 from kgmem.service import Kgmem
 
 END = datetime(2026, 3, 10, tzinfo=UTC)

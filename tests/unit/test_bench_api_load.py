@@ -8,7 +8,7 @@ import random
 from collections import Counter
 from datetime import UTC, datetime
 
-from benchmarks.api_load_plan import (
+from benchmarks.perf.api_load.plan import (
     Op,
     Outcome,
     check_turns,

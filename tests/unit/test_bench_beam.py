@@ -19,8 +19,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from benchmarks.beam_data import ALL, BeamItem, Conversation, load_beam, split_of, turn_time
-from benchmarks.beam_metrics import (
+from benchmarks.common.harness import machine
+from benchmarks.quality.beam.data import ALL, BeamItem, Conversation, load_beam, split_of, turn_time
+from benchmarks.quality.beam.metrics import (
     aggregate,
     beam_tokenize,
     best_rank,
@@ -33,10 +34,9 @@ from benchmarks.beam_metrics import (
     score_item,
     stale_outranks_current,
 )
-from benchmarks.beam_report import render_markdown
-from benchmarks.harness import machine
-from benchmarks.locomo_recall import hit_source_turns, resolve_hit_turns
-from benchmarks.locomo_report import write_result
+from benchmarks.quality.beam.report import render_markdown
+from benchmarks.quality.locomo.recall import hit_source_turns, resolve_hit_turns
+from benchmarks.quality.locomo.report import write_result
 from kgmem.recall.results import RecallHit
 
 
@@ -308,7 +308,7 @@ def test_bm25_ranks_user_turns_only_with_k1_1_2(beam_dir: Path) -> None:
 
 
 def test_bm25_score_matches_the_formula_with_k1_1_2_b_0_75() -> None:
-    from benchmarks.flat_search import BM25
+    from benchmarks.quality.retrieval.flat_search import BM25
 
     docs = ["a b", "a c c c"]
     score = BM25(docs, k1=1.2, b=0.75, tokenizer=beam_tokenize).scores("b")[0]
@@ -326,7 +326,7 @@ def test_report_renders_and_writes_markdown_and_json(tmp_path: Path) -> None:
     item = _item("knowledge_update", new_ids=("1",), old_ids=("0",))
     table = aggregate([(item, score_item(item, ["0", "1"]))])
     result = {
-        "date": "2026-01-01T00:00:00+00:00", "command": "python -m benchmarks.beam --out r.md",
+        "date": "2026-01-01T00:00:00+00:00", "command": "python -m benchmarks.quality.beam",
         "machine": machine(), "conversations": ["100K/1"], "items": {"knowledge_update": 1},
         "profile": "default", "recall_limit": 20, "recall_options": {"dry": True},
         "settings": {"llm_level": "off"}, "wall_seconds": 1.0, "seconds": 0.5,

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from benchmarks.calibration import (
+from benchmarks.perf.recall.calibration import (
     CpuTicks,
     calibrate,
     cpu_shares,
@@ -26,8 +26,8 @@ from benchmarks.calibration import (
     read_cpu_ticks,
     workload,
 )
-from benchmarks.recall_perf import cpu_figures, report_md
-from benchmarks.server_cpu import server_cpu_reader, thread_cpu_reader
+from benchmarks.perf.recall.run import cpu_figures, report_md
+from benchmarks.perf.server_cpu import server_cpu_reader, thread_cpu_reader
 
 ticks = st.integers(min_value=0, max_value=10**9)
 

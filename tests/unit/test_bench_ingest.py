@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from benchmarks.ingest import intake_seconds
-from benchmarks.ingest_report import report, statement_rows
-from benchmarks.trace import Tracer
+from benchmarks.perf.ingest.report import report, statement_rows
+from benchmarks.perf.ingest.run import intake_seconds
+from benchmarks.perf.ingest.trace import Tracer
 
 
 def _timed(calls: int, seconds: float) -> dict[str, Any]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from benchmarks.ingest_floor import _relabelled
-from benchmarks.ingest_report import floor_lines
+from benchmarks.perf.ingest.floor import _relabelled
+from benchmarks.perf.ingest.report import floor_lines
 
 
 def _node(label: str, node_id: str, **props: Any) -> dict[str, Any]:

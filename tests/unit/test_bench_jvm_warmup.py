@@ -10,7 +10,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from benchmarks.jvm_warmup import SETTLE_BATCHES, WARM_BATCH, Warmup, settled, warm_up, warmup_md
+from benchmarks.perf.recall.jvm_warmup import (
+    SETTLE_BATCHES,
+    WARM_BATCH,
+    Warmup,
+    settled,
+    warm_up,
+    warmup_md,
+)
 
 
 class Recorder:

@@ -17,12 +17,10 @@ from typing import Any
 
 import pytest
 
-from benchmarks.baselines import baseline_rankings
-from benchmarks.flat_search import BM25, fuse, tokenize
-from benchmarks.harness import machine
-from benchmarks.locomo_data import load_locomo, parse_session_date, repair_evidence
-from benchmarks.locomo_ingest import coverage
-from benchmarks.locomo_recall import (
+from benchmarks.common.harness import machine
+from benchmarks.quality.locomo.data import load_locomo, parse_session_date, repair_evidence
+from benchmarks.quality.locomo.ingest import coverage
+from benchmarks.quality.locomo.recall import (
     ConfigResult,
     hits_of,
     parse_channel_set,
@@ -30,8 +28,16 @@ from benchmarks.locomo_recall import (
     ranked_turns,
     recall_accepts_channels,
 )
-from benchmarks.locomo_report import write_result
-from benchmarks.retrieval_metrics import aggregate, hit_at_k, mrr, recall_at_k, score_ranking
+from benchmarks.quality.locomo.report import write_result
+from benchmarks.quality.retrieval.baselines import baseline_rankings
+from benchmarks.quality.retrieval.flat_search import BM25, fuse, tokenize
+from benchmarks.quality.retrieval.metrics import (
+    aggregate,
+    hit_at_k,
+    mrr,
+    recall_at_k,
+    score_ranking,
+)
 from kgmem.errors import InvalidInput
 
 VALID = {"D8:6", "D9:17", "D11:26", "D30:5", "D1:1"}
@@ -297,7 +303,7 @@ def test_report_renders_and_writes(tmp_path: Path) -> None:
     cfg.memories, cfg.chars, cfg.turns, cfg.latency_ms = [3, 5], [100, 300], [4, 6], [10.0, 30.0]
     result = {
         "date": "2026-01-01T00:00:00+00:00",
-        "command": "python -m benchmarks.locomo --questions 1",
+        "command": "python -m benchmarks.quality.locomo --questions 1",
         "machine": machine(),
         "server": {"neo4j": "5"},
         "data": "x.json",

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from benchmarks.locomo_replay import Memo
+from benchmarks.quality.locomo.replay import Memo
 
 
 def test_memo_answers_each_distinct_call_once_and_persists(tmp_path: Path) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.recall_timeline import durations
+from benchmarks.perf.recall.timeline import durations
 
 
 def test_durations_from_the_first_marks() -> None:

@@ -12,8 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from benchmarks.truth import _turns, question_for
-from benchmarks.truth_corpus import (
+from benchmarks.quality.truth.corpus import (
     CHANGE_STYLES,
     CONTROL_KINDS,
     GAP_DAYS,
@@ -23,8 +22,9 @@ from benchmarks.truth_corpus import (
     select,
     value_matches,
 )
-from benchmarks.truth_report import render, summary_lines
-from benchmarks.truth_scoring import Hit, MemoryState, Outcome, aggregate, score
+from benchmarks.quality.truth.report import render, summary_lines
+from benchmarks.quality.truth.run import _turns, question_for
+from benchmarks.quality.truth.scoring import Hit, MemoryState, Outcome, aggregate, score
 
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
 SINCE = NOW - timedelta(days=2)  # the day of the new statement
