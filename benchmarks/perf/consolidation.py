@@ -189,7 +189,10 @@ async def main(args: argparse.Namespace) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.perf.consolidation",
+        description=__doc__.splitlines()[0] if __doc__ else None,
+    )
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--data", default=str(LOCOMO))
     parser.add_argument("--heap", default="4g")

@@ -126,7 +126,10 @@ def render(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.perf.embedder",
+        description=__doc__.splitlines()[0] if __doc__ else None,
+    )
     parser.add_argument("--texts", type=int, default=512)
     parser.add_argument("--batches", type=int, nargs="+", default=[16, 32, 64])
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])

@@ -243,7 +243,9 @@ def main(args: argparse.Namespace) -> None:
 
 
 if __name__ == "__main__":
-    p = argparse.ArgumentParser(description=__doc__)
+    p = argparse.ArgumentParser(
+        prog="python -m benchmarks.perf.filtered_vector", description=__doc__
+    )
     p.add_argument("--old", required=True)
     p.add_argument("--old-pid", type=int, required=True)
     p.add_argument("--new", required=True)

@@ -174,7 +174,9 @@ def main(args: argparse.Namespace) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.perf.query_embed", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--queries", type=int, default=100)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--name", default="query-embed", help="result file name (before the date)")

@@ -126,7 +126,10 @@ def report_locomo(results: list[TurnResult]) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="python -m benchmarks.quality.extraction_coverage",
+        description=__doc__.split("\n\n")[0],
+    )
     ap.add_argument("--beam", type=int, nargs="*", default=list(range(1, 11)), help="conv numbers")
     ap.add_argument("--locomo", type=int, default=2, help="LoCoMo conversations (first N)")
     ap.add_argument(

@@ -276,7 +276,9 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     doc = __doc__ or "API load"
-    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.perf.api_load", description=doc.splitlines()[0]
+    )
     parser.add_argument("--data", default=str(LOCOMO))
     parser.add_argument("--memories", type=int, default=1000)
     parser.add_argument("--clients", type=int, default=16)

@@ -168,7 +168,10 @@ def report_md(res: dict[str, Any]) -> str:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description="MCP recall overhead over the in-process recall")
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.perf.recall.mcp",
+        description="MCP recall overhead over the in-process recall",
+    )
     parser.add_argument("--data", default=str(LOCOMO))
     parser.add_argument("--memories", type=int, default=1000)
     parser.add_argument("--recalls", type=int, default=200)

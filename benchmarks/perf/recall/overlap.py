@@ -136,7 +136,9 @@ def report_md(res: dict[str, Any]) -> str:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description="recall overlap in one process")
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.perf.recall.overlap", description="recall overlap in one process"
+    )
     parser.add_argument("--data", default=str(LOCOMO))
     parser.add_argument("--memories", type=int, default=1000)
     parser.add_argument("--recalls", type=int, default=200)

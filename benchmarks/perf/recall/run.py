@@ -259,7 +259,9 @@ async def main(args: argparse.Namespace) -> None:
 
 def cli(argv: Sequence[str] | None = None) -> int:
     """The command line: parse ``argv`` (default: ``sys.argv``), run, write the result."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.perf.recall", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--data", default=str(LOCOMO))
     parser.add_argument("--sizes", nargs="+", type=int, default=[1000, 10000])
     parser.add_argument("--queries", type=int, default=200)

@@ -120,7 +120,9 @@ async def main(args: argparse.Namespace) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.perf.recall.timeline", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--uri", help="a running auth-off server holding the stores")
     parser.add_argument("--home", help="else: start a private server on this home")
     parser.add_argument("--namespace", default="scale-100000")
