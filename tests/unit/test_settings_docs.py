@@ -1,4 +1,5 @@
-"""Every setting is documented: the README's settings table names each ``KGMEM_`` variable."""
+"""Every setting is documented: the configuration page's settings table names each ``KGMEM_``
+variable."""
 
 from __future__ import annotations
 
@@ -6,14 +7,14 @@ from pathlib import Path
 
 from kgmem.settings import Settings
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+CONFIGURATION = Path(__file__).resolve().parents[2] / "docs" / "configuration.md"
 
 
-def test_every_setting_is_in_the_readme() -> None:
-    text = README.read_text(encoding="utf-8")
+def test_every_setting_is_in_the_configuration_table() -> None:
+    text = CONFIGURATION.read_text(encoding="utf-8")
     missing = [
         f"KGMEM_{name.upper()}"
         for name in Settings.model_fields
-        if f"`KGMEM_{name.upper()}`" not in text
+        if f"| `KGMEM_{name.upper()}` |" not in text
     ]
-    assert not missing, f"settings missing from README.md's table: {missing}"
+    assert not missing, f"settings missing from docs/configuration.md's table: {missing}"
