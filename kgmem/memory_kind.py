@@ -1,10 +1,10 @@
-"""Seed 000's memory-kind classification: is a memory an episode (an event) or a note (a belief)?
+"""The memory-kind classification: is a memory an episode (an event) or a note (a belief)?
 
-Contract. :func:`classify_kind_with_reason` applies seed 000's priority to a candidate's category,
+Contract. :func:`classify_kind_with_reason` applies the priority to a candidate's category,
 text and tags — a true temporal marker in the text, then the category's kind
 (:data:`kgmem.taxonomy.category_tables.KIND_BY_CATEGORY`), then note tags over episode tags, then
 past-tense action verbs, then note keywords, else episode — and returns the kind with the rule that
-decided it; :func:`classify_kind` returns the kind only. The marker and word lists are seed 000's.
+decided it; :func:`classify_kind` returns the kind only. The marker and word lists are the.
 Pure.
 """
 
@@ -60,7 +60,7 @@ _WORD_RE = re.compile(r"[a-z']+")
 def classify_kind_with_reason(
     category: Category, text: str = "", tags: Iterable[str] = ()
 ) -> tuple[Kind, str]:
-    """Seed 000's classification priority; returns the kind and the rule that decided it."""
+    """The classification priority; returns the kind and the rule that decided it."""
     if _TEMPORAL_RE.search(text):
         return Kind.EPISODE, "temporal_marker"
     by_category = KIND_BY_CATEGORY[category]
@@ -80,6 +80,6 @@ def classify_kind_with_reason(
 
 
 def classify_kind(category: Category, text: str = "", tags: Iterable[str] = ()) -> Kind:
-    """The memory kind for a candidate, by seed 000's priority (temporal > category > tags >
+    """The memory kind for a candidate, by the priority (temporal > category > tags >
     past-tense verbs > note keywords > episode)."""
     return classify_kind_with_reason(category, text, tags)[0]

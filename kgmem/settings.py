@@ -116,19 +116,19 @@ class Settings(BaseSettings):
 
     # --- lifecycle (kgmem/lifecycle: retention and the consolidation job) --------------------
     retention_model: Literal["fsrs", "exp"] = Field(
-        "fsrs", description="Retention curve: FSRS-6 power law (seed 004) or exponential (003)."
+        "fsrs", description="Retention curve: FSRS-6 power law or exponential."
     )
     retention_regularisation: Literal["l2", "huber", "elastic"] = Field(
-        "l2", description="Seed 001's retention regularisation applied on top of the curve."
+        "l2", description="The retention regularisation applied on top of the curve."
     )
     purge_after_days: float = Field(
         90.0, gt=0, le=36_500, description="Days a soft-deleted memory waits before its purge."
     )
     commitment_decay_days: float = Field(
-        90.0, gt=0, le=36_500, description="Days a resolved commitment is kept (seed 000)."
+        90.0, gt=0, le=36_500, description="Days a resolved commitment is kept."
     )
     fact_archival_enabled: bool = Field(
-        True, description="Seed 000's fact archival (old, unimportant, unused → archived)."
+        True, description="The fact archival (old, unimportant, unused → archived)."
     )
     capacity_cap: int = Field(
         500, ge=0, le=10_000_000, description="Live memories above which the trim runs (0 = off)."
@@ -155,7 +155,7 @@ class Settings(BaseSettings):
         description="Name-embedding cosine above which consolidation merges entities (1 = off).",
     )
     consolidation_batch: int = Field(
-        500, ge=1, le=100_000, description="Most memories one step changes per run (seed 004 B4)."
+        500, ge=1, le=100_000, description="Most memories one step changes per run."
     )
     consolidation_lease_s: float = Field(
         600.0, gt=0, le=86_400, description="How long a consolidation lease lives unrenewed."

@@ -202,7 +202,7 @@ class Mutation:
 
         return await attempt(run)
 
-    @mutation(description="Say whether a memory was useful (seed 004 utility update).")
+    @mutation(description="Say whether a memory was useful (the utility update).")
     async def feedback(
         self, info: Info, id: strawberry.ID, useful: bool, namespace: str | None = None
     ) -> FeedbackResult:

@@ -135,7 +135,7 @@ class XrayReport:
     timings: list[StageTiming]
     queries_run: list[str]
     channels: list[str] = strawberry.field(
-        description="The searches run: the request's channels, or its intent's (seed 004)."
+        description="The searches run: the request's channels, or its intent's."
     )
     raw: JSON = strawberry.field(description="The whole X-ray as one JSON object.")
 

@@ -1,4 +1,4 @@
-// Create theme memories (a cluster of near-duplicates merged into one, seeds 001/004) mentioning the union of their members' entities.
+// Create theme memories (a cluster of near-duplicates merged into one) mentioning the union of their members' entities.
 // params: $namespace, $themes
 UNWIND $themes AS t
 CREATE (m:Memory)

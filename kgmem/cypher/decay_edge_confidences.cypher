@@ -1,4 +1,4 @@
-// Lower edge confidences by their due decay windows (seed 000), guarded by the value read, remembering the windows applied and their anchor.
+// Lower edge confidences by their due decay windows, guarded by the value read, remembering the windows applied and their anchor.
 // params: $namespace, $decays, $now
 UNWIND $decays AS d
 MATCH ()-[r]->()

@@ -1,4 +1,4 @@
-// Seed 004's utility drift toward the 0.5 prior (guarded by the value read), remembering the day it was counted to.
+// The utility drift toward the 0.5 prior (guarded by the value read), remembering the day it was counted to.
 // params: $namespace, $drifts
 UNWIND $drifts AS d
 MATCH (m:Memory {id: d.id, namespace: $namespace})

@@ -1,4 +1,4 @@
-// Edges whose confidence may decay (seed 000): entity relations and prunable memory links unreinforced since $before, above the floor, least recently decayed first.
+// Edges whose confidence may decay: entity relations and prunable memory links unreinforced since $before, above the floor, least recently decayed first.
 // params: $namespace, $before, $floor, $limit
 // An edge's clock starts no earlier than kgmem learned it: a memory link's at the later of its
 // two memories' transaction times (when kgmem stored them), an entity relation's at that of the

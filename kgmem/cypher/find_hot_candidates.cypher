@@ -1,4 +1,4 @@
-// The memories the hot-tier refresh looks at: those in the hot tier now and those passing seed 004's hot filter on everything but the tier (thresholds from kgmem.recall.diversity); same row shape as find_lifecycle_memories.
+// The memories the hot-tier refresh looks at: those in the hot tier now and those passing the hot filter on everything but the tier (thresholds from kgmem.recall.diversity); same row shape as find_lifecycle_memories.
 // params: $namespace, $statuses, $min_utility, $min_access, $created_after
 MATCH (m:Memory {namespace: $namespace})
 WHERE coalesce(m.status, 'active') IN $statuses

@@ -1,4 +1,4 @@
-// One page (keyset by id) of the live, non-dormant memories rehearsal may touch: a utility off the drift's fixed point unused for a whole day, or a retention that may be below the rehearsal threshold (elapsed t over seed 003's effective stability S, tables passed in, at or above $min_ratio); a superset filter, the pure rules decide. Same row shape as find_lifecycle_memories.
+// One page (keyset by id) of the live, non-dormant memories rehearsal may touch: a utility off the drift's fixed point unused for a whole day, or a retention that may be below the rehearsal threshold (elapsed t over the effective stability S, tables passed in, at or above $min_ratio); a superset filter, the pure rules decide. Same row shape as find_lifecycle_memories.
 // params: $namespace, $statuses, $after, $limit, $utility_prior, $drift_before, $now_ms, $min_ratio, $base_stability, $tier_decay, $pinned_decay, $human_sources, $auto_decay, $access_weight
 MATCH (m:Memory {namespace: $namespace})
 WHERE m.id > $after AND coalesce(m.status, 'active') IN $statuses

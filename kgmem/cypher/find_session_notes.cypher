@@ -1,4 +1,4 @@
-// A namespace's live session notes (tagged 'session' or with source 'session', seed 002) that no status snapshot was distilled from yet, by session and time.
+// A namespace's live session notes (tagged 'session' or with source 'session') that no status snapshot was distilled from yet, by session and time.
 // params: $namespace, $limit
 MATCH (m:Memory {namespace: $namespace})
 WHERE m.status IN ['active', 'stale'] AND m.synthesis IS NULL

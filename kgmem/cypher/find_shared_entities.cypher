@@ -1,4 +1,4 @@
-// Seed 004's co-occurrence rule set-based: ids of the entities at least $min_memories live episodic memories mention (a working memory counts when it leaves working in this run: created at or before $working_before, or accessed $working_accesses+ times).
+// The co-occurrence rule set-based: ids of the entities at least $min_memories live episodic memories mention (a working memory counts when it leaves working in this run: created at or before $working_before, or accessed $working_accesses+ times).
 // params: $namespace, $statuses, $working_before, $working_accesses, $min_memories
 MATCH (m:Memory {namespace: $namespace})-[:MENTIONS]->(e:Entity)
 WHERE coalesce(m.status, 'active') IN $statuses

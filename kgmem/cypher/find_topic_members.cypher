@@ -1,4 +1,4 @@
-// The memories of one topic, a parent topic's through its subtopics (seed 002's drill-down into a topic), most central first.
+// The memories of one topic, a parent topic's through its subtopics (the drill-down into a topic), most central first.
 // params: $namespace, $id, $limit
 MATCH (t:Topic {id: $id, namespace: $namespace})
 MATCH (m:Memory {namespace: $namespace})-[:IN_TOPIC]->(:Topic)-[:SUBTOPIC_OF*0..2]->(t)

@@ -1,4 +1,4 @@
-// How many live memories (active, not dormant) a namespace holds, for seed 004's capacity trim.
+// How many live memories (active, not dormant) a namespace holds, for the capacity trim.
 // params: $namespace
 MATCH (m:Memory {namespace: $namespace, status: 'active'})
 WHERE coalesce(m.tier, 'episodic') <> 'dormant'

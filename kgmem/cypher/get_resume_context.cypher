@@ -1,4 +1,4 @@
-// Seed 002's resume sections for some namespaces: live core memories, recently changed non-core ones, memory counts by tier, trigger tags by use.
+// The resume sections for some namespaces: live core memories, recently changed non-core ones, memory counts by tier, trigger tags by use.
 // params: $namespaces, $since, $limit
 CALL () {
   MATCH (m:Memory)

@@ -1,4 +1,4 @@
-// Seed 004's rehearsal and synaptic replay: set boosted stabilities (guarded by the value read), stamp rehearsals, mark co-activation pairs replayed.
+// The rehearsal and synaptic replay: set boosted stabilities (guarded by the value read), stamp rehearsals, mark co-activation pairs replayed.
 // params: $namespace, $updates, $pairs, $now
 CALL () {
   UNWIND $updates AS u

@@ -1,4 +1,4 @@
-// Close contradictions (seed 004): the older side goes dormant, its tier move recorded, and the edge is marked resolved with what was demoted.
+// Close contradictions: the older side goes dormant, its tier move recorded, and the edge is marked resolved with what was demoted.
 // params: $namespace, $resolutions, $now
 UNWIND $resolutions AS x
 MATCH (a:Memory)-[r:CONTRADICTS]->(b:Memory)

@@ -1,4 +1,4 @@
-// Record core-gate refusals (seed 002's escalating cooldowns count epochs from the last one).
+// Record core-gate refusals (the escalating cooldowns count epochs from the last one).
 // params: $namespace, $rejections, $epoch, $now
 UNWIND $rejections AS r
 MATCH (m:Memory {id: r.id, namespace: $namespace})

@@ -1,4 +1,4 @@
-// Refresh seed 004's hot tier: mark some memories hot and others no longer hot.
+// Refresh the hot tier: mark some memories hot and others no longer hot.
 // params: $namespace, $hot, $cold
 CALL () {
   UNWIND $hot AS id

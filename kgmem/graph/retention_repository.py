@@ -19,7 +19,7 @@ from kgmem.graph.client import GraphClient, Row, Step
 
 @dataclass(frozen=True)
 class StabilityFilter:
-    """The t/S bound both candidate queries test, with seed 003's effective-stability tables:
+    """The t/S bound both candidate queries test, with the effective-stability tables:
     one record, built in one place (``kgmem.lifecycle.memory_steps``), sent as the same eight
     query parameters to ``find_rehearsal_candidates`` and ``find_transition_candidates``."""
 

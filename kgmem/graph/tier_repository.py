@@ -1,5 +1,5 @@
 """Gateway functions for the tiers step of consolidation: promotion/demotion candidates, the
-entities many memories share (seed 004's co-occurrence rule), hot-set candidates, and the tier,
+entities many memories share (the co-occurrence rule), hot-set candidates, and the tier,
 hot-flag and gate-rejection writes.
 
 One function per catalog query, same name, plain dicts. Reads run on their own; writes are

@@ -1,4 +1,4 @@
-"""Duplicates inside one batch (DESIGN §4 step 5, before the gate): ``group_batch`` collapses
+"""Duplicates inside one batch (docs/write-path.md, before the gate): ``group_batch`` collapses
 the candidates of one batch in first-seen order, so one batch never creates two copies of a
 memory. Duplicates are the same normalised text (tier 1), the same words up to case,
 punctuation, articles and inflection, or, with embeddings, cosine ≥ the gate's ``REINFORCE_SIM``

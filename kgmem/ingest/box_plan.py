@@ -1,7 +1,7 @@
 """The box rows of a write plan: each new memory into its session's box, sealed boxes to traces.
 
 ``plan_boxes(plan, candidates, open_boxes, traces, new_id=...)`` puts every memory the plan
-creates into its session's open box (``boxes.assign_box``: seed 000's topic-shift, gap and size
+creates into its session's open box (``boxes.assign_box``: the topic-shift, gap and size
 seals), adds a member row per memory, a row per sealed box and per box the batch touched that
 stays open, and threads each sealed box that has topics onto a trace (``boxes.thread_trace``),
 updating ``traces`` in place so later boxes of the batch see the woven trace. Pure apart from

@@ -1,8 +1,8 @@
-"""Memory boxes (seed 000) as pure functions over immutable records.
+"""Memory boxes (docs/write-path.md#boxes-and-traces) as pure functions over immutable records.
 
 Contract: ``assign_box(state, memory_id, topics, at, new_id=...)`` puts one memory into the open
 box and returns ``(open_box, sealed_box_or_None)``. Before appending, it seals the open box when
-one of seed 000's conditions holds, checked in the seed's order: the topic overlap between the
+one of the conditions holds, checked in the seed's order: the topic overlap between the
 box and the memory drops below ``shift_threshold`` (0.35), the gap since the box's last memory
 exceeds ``gap`` (30 minutes), or the box would exceed ``max_memories`` (50); the memory then opens
 a new box. Every memory id lands in exactly one box, and no box ever holds more than
@@ -25,7 +25,7 @@ from kgmem.ingest.linking import content_words
 from kgmem.ingest.normalize import normalize_name
 from kgmem.validation import check_aware
 
-# Seed 000's defaults: boxTopicShiftThreshold, boxTimeGapMs, boxMaxMemories.
+# The defaults: boxTopicShiftThreshold, boxTimeGapMs, boxMaxMemories.
 SHIFT_THRESHOLD = 0.35
 BOX_GAP = timedelta(minutes=30)
 MAX_MEMORIES = 50
@@ -36,9 +36,9 @@ _MIN_KEYWORD_LEN = 3
 
 
 class SealReason(StrEnum):
-    TOPIC_SHIFT = "topic_shift"  # seed 000: overlap < boxTopicShiftThreshold
-    TIME_GAP = "time_gap"  # seed 000: inactivity > boxTimeGapMs
-    MAX_MEMORIES = "max_memories"  # seed 000: count would exceed boxMaxMemories
+    TOPIC_SHIFT = "topic_shift"  # overlap < boxTopicShiftThreshold
+    TIME_GAP = "time_gap"  # inactivity > boxTimeGapMs
+    MAX_MEMORIES = "max_memories"  # count would exceed boxMaxMemories
     CLOSED = "closed"  # the caller closed it (session end, idle sweep)
 
 
@@ -98,7 +98,7 @@ def topic_overlap(box_topics: frozenset[str], memory_topics: frozenset[str]) -> 
 
     Not Jaccard: a box's topics are the union over up to 50 memories while one memory brings a
     handful, so Jaccard would fall below 0.35 for a memory squarely on the box's topic and seal
-    every box after a few memories. The overlap coefficient asks what seed 000 means: how much of
+    every box after a few memories. The overlap coefficient asks what kgmem means: how much of
     the newcomer is already on the box's topic. An empty side is no evidence of a shift.
     """
     if not box_topics or not memory_topics:
@@ -159,7 +159,7 @@ def assign_box(
     new_id: Callable[[], str],
     session_id: str | None = None,
 ) -> tuple[BoxState, Box | None]:
-    """Append ``memory_id`` to the open box, sealing it first if a seed 000 condition holds.
+    """Append ``memory_id`` to the open box, sealing it first if a condition holds.
 
     A memory already in the open box is not added twice. A memory dated before the box's last
     one (out-of-order delivery) is judged on topic and size only; it never moves ``last_at``

@@ -1,6 +1,6 @@
-"""Smart buffer (seed 000 step 3) as a pure state machine over immutable state.
+"""Smart buffer (docs/write-path.md#the-smart-buffer) as a pure state machine over immutable state.
 
-``push(state, item, now, level=...)`` appends one item and applies seed 000's triggers in order:
+``push(state, item, now, level=...)`` appends one item and applies the triggers in order:
 a HIGH signal flushes now (``high_signal``); a buffer holding ``max_turns`` items (N, default 5)
 flushes as a batch (``max_turns``); a buffer whose oldest item was pushed more than ``max_age``
 ago (T, default 15 minutes) flushes as a batch (``max_age``); otherwise it keeps buffering. A
@@ -22,15 +22,15 @@ from kgmem.ingest.signals import SignalLevel
 
 T = TypeVar("T")
 
-# Seed 000's reference engine ships bufferMaxTurns = 5 and bufferMaxMinutes = 15.
+# The reference engine ships bufferMaxTurns = 5 and bufferMaxMinutes = 15.
 DEFAULT_MAX_TURNS = 5
 DEFAULT_MAX_AGE = timedelta(minutes=15)
 
 
 class FlushReason(StrEnum):
-    HIGH_SIGNAL = "high_signal"  # seed 000: HIGH signal → extract NOW
-    MAX_TURNS = "max_turns"  # seed 000: buffer ≥ N → extract BATCH
-    MAX_AGE = "max_age"  # seed 000: time > T → extract BATCH
+    HIGH_SIGNAL = "high_signal"  # HIGH signal → extract NOW
+    MAX_TURNS = "max_turns"  # buffer ≥ N → extract BATCH
+    MAX_AGE = "max_age"  # time > T → extract BATCH
     DRAIN = "drain"  # caller emptied the buffer (session end, shutdown)
     KEEP = "keep_buffering"  # no trigger fired; nothing flushed
 
@@ -83,7 +83,7 @@ def _empty(state: BufferState[T]) -> BufferState[T]:
 
 
 def _too_old(state: BufferState[T], now: datetime) -> bool:
-    # Seed 000 says "time > T": strictly older. A clock that went backwards never fires it.
+    # kgmem says "time > T": strictly older. A clock that went backwards never fires it.
     return (
         bool(state.items) and state.oldest_at is not None and now - state.oldest_at > state.max_age
     )

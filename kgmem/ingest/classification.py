@@ -1,9 +1,9 @@
 """Fact classification, the local extractor's pure scoring stage: category and confidence.
 
-``classify(text, sig, has_kin_relation)`` picks a fact's category from its signal scan (seed
-004's observer classification, seed 000/003 categories) by a fixed priority of signal kinds, with
+``classify(text, sig, has_kin_relation)`` picks a fact's category from its signal scan (the
+observer classification categories) by a fixed priority of signal kinds, with
 plans read as goals and kin phrases ("my wife ...") as relationships, and returns the level bonus
-of the deciding signal. ``confidence`` turns seed 004's base confidence table into a score in
+of the deciding signal. ``confidence`` turns the base confidence table into a score in
 [0, 1] by the documented boosts; ``is_hedged`` spots the hedges that lower it. ``KIN_GENDER`` is
 the kin and social nouns with the gender they imply (coreference reads it too). Pure; no spaCy.
 """
@@ -54,10 +54,10 @@ def is_hedged(text: str) -> bool:
 
 
 C = Category
-# Seed 004's observer table gives correction .4, decision .35, preference .3, entity-rich .3 and
+# The observer table gives correction .4, decision .35, preference .3, entity-rich .3 and
 # fact .25. Categories it does not name sit beside their nearest row: a commitment or standing
 # rule is as firm as a decision, a goal or relationship as a preference, identity, events and
-# activities are plain facts ("my name is" is seed 004's own fact trigger).
+# activities are plain facts ("my name is" is its own fact trigger).
 BASE_CONFIDENCE: dict[Category, float] = {
     C.CORRECTION: 0.4, C.DECISION: 0.35, C.PREFERENCE: 0.3, C.FACT: 0.25,
     C.COMMITMENT: 0.35, C.PRINCIPLE: 0.35, C.GOAL: 0.3, C.RELATIONSHIP: 0.3,
@@ -123,10 +123,10 @@ def confidence(
     hedged: bool,
     role: str,
 ) -> float:
-    """Seed 004's base confidence for the category, boosted by the evidence, clamped to [0, 1].
+    """The base confidence for the category, boosted by the evidence, clamped to [0, 1].
 
     + the deciding signal's level (HIGH .3, MEDIUM .2, LOW .1); + .1 when entity-rich (2+ named
-    entities, seed 004's own row), + .05 for one named entity; + .1 when first-hand (the speaker
+    entities, its own row), + .05 for one named entity; + .1 when first-hand (the speaker
     about themself: nobody knows better); + .05 when anchored by a date or number; + .05 per
     typed relation (at most .1); - .15 when hedged ("maybe", "I think"); - .05 when the
     assistant said it (second-hand).

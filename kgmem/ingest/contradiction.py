@@ -10,7 +10,7 @@ Each kind except value change also needs the rest of the two texts to be about t
 (stem overlap ≥ ``SAME_TOPIC_JACCARD``); a value change needs identical subjects. Refinements
 ("lives in Paris" → "lives in Paris, France") and additions ("also", "too") are not
 contradictions. Pure regex and token logic, no model; the caller (the gate) has already picked
-neighbours that are close (seed 002's cosine ≥ 0.6 window) and share an entity.
+neighbours that are close (the cosine ≥ 0.6 window) and share an entity.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from enum import StrEnum
 
 from kgmem.ingest.synthesis import STOPWORDS, is_specific, stem, tokens, words
 
-# The rest of two texts counts as "about the same thing" at this stem Jaccard (seed 002's
+# The rest of two texts counts as "about the same thing" at this stem Jaccard (the
 # DEDUP_JACCARD_PREFILTER, 0.50, is the same test used as a dedup pre-filter).
 SAME_TOPIC_JACCARD = 0.5
 

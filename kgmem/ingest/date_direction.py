@@ -1,4 +1,4 @@
-"""Which way a date without a year points, read from the words of its sentence (seed 004).
+"""Which way a date without a year points, read from the words of its sentence (docs/write-path.md).
 
 "by March 1" said on 2023-11-20 is a deadline, 2024-03-01; "in March I moved" said the same day
 is 2023-03. ``toward(text, start, end)`` reads the sentence around ``text[start:end]`` and says
@@ -28,7 +28,7 @@ from kgmem.word_lists import word_set
 
 Direction = Literal["future", "past", "near"]
 
-# Plan markers from seed 004 ("plan to", "will", "going to") plus their everyday variants.
+# Plan markers ("plan to", "will", "going to") plus their everyday variants.
 # "was going to" / "planned to" are past and "will always|never" is a standing rule, not a plan.
 PLAN = re.compile(
     r"\bplan(?:s|ning)?\s+(?:to|on)\b|(?<!was )(?<!were )\bgoing\s+to\b|\bgonna\b"

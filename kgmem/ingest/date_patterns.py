@@ -1,4 +1,4 @@
-"""Date expressions (seed 004, Formation): the pattern table and its calendar arithmetic.
+"""Date expressions (docs/write-path.md#extraction): the pattern table and its calendar arithmetic.
 
 ``DATE_PATTERNS`` is the table ``temporal.find_dates`` runs: each row is a compiled,
 case-insensitive pattern, a resolver that maps a match and the reference day to the first day of
@@ -79,7 +79,7 @@ _STEP = {"last": -1, "past": -1, "previous": -1, "this past": -1, "this": 0,
 _DAY_WORDS = {"the day before yesterday": -2, "yesterday": -1, "last night": -1, "today": 0,
               "tonight": 0, "this morning": 0, "this afternoon": 0, "this evening": 0,
               "tomorrow": 1, "the day after tomorrow": 2,
-              "dün": -1, "bugün": 0, "yarın": 1}  # seed 004: "bugün→today, yarın→tomorrow, dün→…"
+              "dün": -1, "bugün": 0, "yarın": 1}  # "bugün→today, yarın→tomorrow, dün→…"
 # fmt: on
 
 # Explicit dates as (pattern, granularity); reused, ungrouped, as anchors of "the week before X".

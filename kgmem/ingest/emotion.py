@@ -1,4 +1,4 @@
-"""Lexicon-based emotion detection and flashbulb marking (seed 004, Emotional Memory System).
+"""Lexicon-based emotion detection and flashbulb marking (docs/write-path.md#scoring-at-write-time).
 
 Contract: ``detect_emotion(text)`` is pure and cheap and returns an ``Emotion`` with ``valence``
 in [-1, 1], ``arousal`` in [0, 1], an Ekman ``category`` (joy, sadness, anger, fear, surprise,
@@ -21,7 +21,7 @@ from kgmem.errors import InvalidInput
 
 Category = Literal["joy", "sadness", "anger", "fear", "surprise", "disgust", "neutral"]
 
-# Seed 004, "Flashbulb Memories": arousal >= 0.8 → pinned, importance min 0.9, stability x1.5.
+# arousal >= 0.8 → pinned, importance min 0.9, stability x1.5.
 FLASHBULB_AROUSAL = 0.8
 FLASHBULB_IMPORTANCE = 0.9
 FLASHBULB_STABILITY_BOOST = 1.5
@@ -123,7 +123,7 @@ class Emotion:
 
     @property
     def pinned(self) -> bool:
-        """Flashbulb memories are pinned: immune to forgetting (seed 004)."""
+        """Flashbulb memories are pinned: immune to forgetting."""
         return self.flashbulb
 
     @property
@@ -227,10 +227,10 @@ def _combine(
 
 
 def apply_flashbulb(importance: float, emotion: Emotion) -> float:
-    """Importance after the flashbulb floor: at least 0.9 for a flashbulb memory (seed 004)."""
+    """Importance after the flashbulb floor: at least 0.9 for a flashbulb memory."""
     return max(importance, emotion.importance_floor)
 
 
 def same_valence(a: float, b: float) -> bool:
-    """Mood congruence (seed 004): both clearly positive or both clearly negative."""
+    """Mood congruence: both clearly positive or both clearly negative."""
     return (a > 0.1 and b > 0.1) or (a < -0.1 and b < -0.1)

@@ -4,7 +4,7 @@
 memory (created, reinforced or updated), each resolved entity once per write (new entities keep
 the surface form, known ones their stored name), one mention per memory and entity, and each
 extracted relation whose two ends resolved to different entities, with the inferred reverse
-edge for bidirectional relation types (seed 003). Relations whose ends did not resolve are
+edge for bidirectional relation types. Relations whose ends did not resolve are
 dropped. Pure; appends to the plan, reads nothing else.
 """
 
@@ -78,7 +78,7 @@ def plan_entities(
                 }
             )
             inverse = inverse_of(rtype)
-            if inverse is not None:  # bidirectional types infer their reverse edge (seed 003)
+            if inverse is not None:  # bidirectional types infer their reverse edge
                 plan.relations.append(
                     {
                         **base,

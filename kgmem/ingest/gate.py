@@ -1,4 +1,4 @@
-"""The write gate (DESIGN §4 step 5): what to do with one extracted fact, given its neighbours.
+"""The write gate (docs/write-path.md): what to do with one extracted fact, given its neighbours.
 
 ``decide`` is pure and deterministic: the same candidate, neighbours (in any order), strategy and
 ``now`` give the same ``GateDecision``. Only live neighbours count (active, stale or challenged,
@@ -13,7 +13,7 @@ that, a claim on the same subject and slot (``claim_gate.py``) is judged; otherw
 ``REINFORCE_SIM`` is reinforced (tier 2) and the first at ≥ ``UPDATE_SIM`` is updated by
 write-time synthesis (tier 3; a text that adds nothing reinforces instead); else the candidate is
 created. Nothing is deleted: a superseded memory gets ``valid_until`` and a ``SUPERSEDES`` edge
-(seed 004: "never delete — invalidate"); an immutable memory is never rewritten or superseded and
+("never delete — invalidate"); an immutable memory is never rewritten or superseded and
 a pinned one never superseded silently — those become ``flag`` (both kept, ``CONTRADICTS``).
 Duplicates inside one batch are collapsed before the gate (``batch_dedup.py``). The records the
 gate reads and returns are in ``gate_records.py``, the same-subject rule in ``subject_match.py``.
@@ -45,11 +45,11 @@ from kgmem.taxonomy import Category, ConflictStrategy, MemoryRelation, Status
 from kgmem.taxonomy.parsing import parse_enum
 from kgmem.taxonomy.slots import DATE_VALUED
 
-# Seed 003's three-tier dedup, as DESIGN §4 step 5 fixes it: ≥ 0.95 is a semantic duplicate;
-# 0.85-0.95 a near-duplicate to merge (0.85 is also seed 002's DEDUP_COSINE_SIM).
+# The three-tier dedup: ≥ 0.95 is a semantic duplicate;
+# 0.85-0.95 a near-duplicate to merge (0.85 is also the DEDUP_COSINE_SIM).
 REINFORCE_SIM = 0.95
 UPDATE_SIM = 0.85
-# Contradictions are looked for from seed 002's PROXY_DEDUP_SIM (0.60), just above its reconcile
+# Contradictions are looked for from the PROXY_DEDUP_SIM (0.60), just above its reconcile
 # window's floor (0.55): related enough to be about the same thing, far below a duplicate.
 CONTRADICTION_SIM = 0.60
 # A person's own state said again as changed ("Arjun changed to psychology" after "Arjun's degree
@@ -97,7 +97,7 @@ def decide(
     strategy = parse_enum(ConflictStrategy, strategy, "conflict strategy")
     now = aware_utc(now)
     live = sorted((n for n in neighbours if _is_live(n, now)), key=_rank)
-    for n in live:  # tier 1, seed 003: same SHA-256 of the normalised text
+    for n in live:  # tier 1, same SHA-256 of the normalised text
         if n.content_hash == candidate_hash:
             return GateDecision(
                 GateAction.REINFORCE, n.memory_id, "exact content hash match", _sim(n)
@@ -218,7 +218,7 @@ def _read_as(new: Claim | None, held: Claim | None, floor: float) -> str | None:
 def _update(candidate: ExtractedFact, n: Neighbour) -> GateDecision:
     sim = _sim(n)
     window = f"cosine {_fmt(sim)} in [{UPDATE_SIM}, {REINFORCE_SIM})"
-    if covers(n.content, candidate.content):  # seed 003: a subset adds nothing, skip it
+    if covers(n.content, candidate.content):  # a subset adds nothing, skip it
         reason = f"{window}, the new text adds nothing"
         return GateDecision(GateAction.REINFORCE, n.memory_id, reason, sim)
     merged = synthesize(n.content, candidate.content)
@@ -241,7 +241,7 @@ def _resolve(
     now: datetime,
     said_at: datetime | None = None,
 ) -> GateDecision:
-    """Seed 003's five strategies; seed 004's truth anchors turn a forbidden change into a flag."""
+    """The five strategies; the truth anchors turn a forbidden change into a flag."""
     sim = _sim(n)
     why = f"contradicts {n.memory_id} ({conflict.describe()}, cosine {_fmt(sim)}); {strategy}"
 

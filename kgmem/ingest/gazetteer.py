@@ -1,8 +1,8 @@
-"""Regex named-entity spotting (seed 004's observer NER), model-free, for the signal scan.
+"""Regex named-entity spotting (the observer NER), model-free, for the signal scan.
 
 ``spot_entities(window, low)`` takes a turn's scanned window and its same-length lower-cased copy
 and returns the unique entity names with their first span, in text order, at most
-``MAX_ENTITIES`` (seed 004). Names come from a tech/org gazetteer (matched in any case; names that
+``MAX_ENTITIES``. Names come from a tech/org gazetteer (matched in any case; names that
 are everyday words such as "React" or "Apple" only when capitalised) and from runs of capitalised
 words, less function words, weekdays, months and the everyday words that open sentences. Pure
 and total over any string.
@@ -14,10 +14,10 @@ import re
 
 from kgmem.word_lists import word_set
 
-MAX_ENTITIES = 8  # seed 004: at most 8 entities per observation
+MAX_ENTITIES = 8  # at most 8 entities per observation
 
 
-# Regex NER (seed 004): tech and org names, plus capitalised words that do not open a sentence.
+# Regex NER: tech and org names, plus capitalised words that do not open a sentence.
 # Names that are also everyday words ("react", "rust", "apple") count only when capitalised.
 _TECH_ORG = word_set(
     """Docker Kubernetes PostgreSQL Postgres MySQL SQLite MongoDB Redis Neo4j Kafka Elasticsearch
@@ -76,7 +76,7 @@ def _opens_sentence(window: str, at: int) -> bool:
 
 
 def spot_entities(window: str, low: str) -> list[tuple[str, int, int]]:
-    """Unique entity names with their first span, at most MAX_ENTITIES (seed 004)."""
+    """Unique entity names with their first span, at most MAX_ENTITIES."""
     seen: dict[str, tuple[str, int, int]] = {}
     for gazetteer, text in ((_TECH_ORG_RE, low), (_CAPITALISED_RE, window)):
         for m in gazetteer.finditer(text):

@@ -101,7 +101,7 @@ async def observe(
 
 
 def _trigger(turns: Sequence[Turn]) -> str:
-    for t in turns:  # seed 000: a HIGH signal extracts now
+    for t in turns:  # a HIGH signal extracts now
         if scan(t.text, t.role).level >= SignalLevel.HIGH:
             return "high_signal"
     return "buffered"

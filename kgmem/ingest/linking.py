@@ -1,14 +1,14 @@
-"""Memory↔memory linking (DESIGN §4 step 7): seed 004's relation heuristics, strength, pruning.
+"""Memory↔memory linking (docs/write-path.md): the relation heuristics, strength, pruning.
 
 Contract: pure functions over plain records, no I/O, no clock. ``detect_relations(new, others)``
-applies seed 004's heuristic fallback to each pair and returns at most one ``MemoryLink`` per
+applies the heuristic fallback to each pair and returns at most one ``MemoryLink`` per
 other memory, the first rule that fires: entity overlap ≥ 2 → ``same_entity`` (0.7); content-word
 overlap > 30 % and entity overlap ≥ 1 → ``elaborates`` (0.5); same category and content-word
 overlap > 15 % → ``related_to`` (0.4). Word overlap is the Jaccard index of the two texts'
 content-word sets (``content_words``: lower-cased word tokens minus stop words and one-letter
-tokens). ``relation_strength`` is seed 003's count·0.4 + recency·0.3 + confidence·0.3 with the
-count saturating at 5 and recency exp(−days/30); ``reinforce_confidence`` is seed 000's capped
-+delta; ``prune_plan`` is seed 004's trim (over 1000 links → down to 900) that never touches
+tokens). ``relation_strength`` is the count·0.4 + recency·0.3 + confidence·0.3 with the
+count saturating at 5 and recency exp(−days/30); ``reinforce_confidence`` is the capped
++delta; ``prune_plan`` is the trim (over 1000 links → down to 900) that never touches
 supersedes/contradicts/causes (nor any type ``MEMORY_REL_PRUNE_PRIORITY`` marks unprunable).
 """
 
@@ -32,7 +32,7 @@ from kgmem.word_lists import word_set
 
 # English function words, auxiliaries, pronouns and conversational filler. Dropping them keeps
 # "I went to the shop" and "She went to the gym" from overlapping on "went to the"; the standalone
-# rewriting (seed 004: "I prefer X" → "User prefers X") makes "user" a function word here too.
+# rewriting ("I prefer X" → "User prefers X") makes "user" a function word here too.
 _STOP_TEXT = """
     a about above after again against all also am an and any are aren't as at be because been
     before being below between both but by can can't cannot could couldn't did didn't do does
@@ -85,7 +85,7 @@ def word_overlap(a: str, b: str) -> float:
     return len(wa & wb) / len(wa | wb)
 
 
-# --- Relation detection (seed 004 heuristic fallback) ------------------------------------------
+# --- Relation detection (kgmem heuristic fallback) ------------------------------------------
 
 SAME_ENTITY_MIN_SHARED = 2
 SAME_ENTITY_CONFIDENCE = 0.7
@@ -118,7 +118,7 @@ class MemoryLink:
     reason: str = ""
 
     def __post_init__(self) -> None:
-        # Relationship types reach Cypher only through the closed vocabulary (DESIGN §3).
+        # Relationship types reach Cypher only through the closed vocabulary (docs/memory-model.md).
         object.__setattr__(self, "type", parse_enum(MemoryRelation, self.type, "memory relation"))
         check_unit(self.confidence, what="confidence")
         if not self.source or not self.target:
@@ -126,7 +126,7 @@ class MemoryLink:
 
     @property
     def key(self) -> tuple[str, str, MemoryRelation]:
-        """Identity for dedup (seed 004 B5): symmetric types ignore direction."""
+        """Identity for dedup (docs/write-path.md#the-gate): symmetric types ignore direction."""
         if self.type in SYMMETRIC_MEMORY_RELATIONS and self.target < self.source:
             return (self.target, self.source, self.type)
         return (self.source, self.target, self.type)
@@ -138,7 +138,7 @@ def _entity_keys(entities: Iterable[str]) -> frozenset[str]:
 
 
 def classify_pair(new: MemoryFeatures, other: MemoryFeatures) -> MemoryLink | None:
-    """The link seed 004's heuristics draw from ``new`` to ``other``, or None."""
+    """The link the heuristics draw from ``new`` to ``other``, or None."""
     shared = len(_entity_keys(new.entities) & _entity_keys(other.entities))
     if shared >= SAME_ENTITY_MIN_SHARED:
         return MemoryLink(
@@ -182,7 +182,7 @@ def detect_relations(new: MemoryFeatures, others: Sequence[MemoryFeatures]) -> l
 
 
 def dedupe_links(links: Iterable[MemoryLink]) -> list[MemoryLink]:
-    """One link per ``key`` (seed 004 B5: no duplicate relations), keeping the most confident."""
+    """One link per ``key`` (no duplicate relations), keeping the most confident."""
     best: dict[tuple[str, str, MemoryRelation], MemoryLink] = {}
     for link in links:
         held = best.get(link.key)
@@ -193,14 +193,14 @@ def dedupe_links(links: Iterable[MemoryLink]) -> list[MemoryLink]:
 
 # --- Strength and reinforcement ----------------------------------------------------------------
 
-# Seed 003: strength = count·0.4 + recency·0.3 + confidence·0.3. The seed leaves count unscaled;
+# strength = count·0.4 + recency·0.3 + confidence·0.3. The seed leaves count unscaled;
 # kgmem maps it into [0, 1] with min(count / 5, 1): five independent mentions is about as
 # established as a relation gets from conversation, and saturating keeps strength in [0, 1] so
 # it can weight a graph edge next to confidences.
 COUNT_WEIGHT, RECENCY_WEIGHT, CONFIDENCE_WEIGHT = 0.4, 0.3, 0.3
 COUNT_SATURATION = 5
 RECENCY_HORIZON_DAYS = 30.0
-# Seed 000's DEFAULT_REINFORCE_DELTA: each re-observation of an edge adds this, capped at 1.0.
+# The DEFAULT_REINFORCE_DELTA: each re-observation of an edge adds this, capped at 1.0.
 REINFORCE_DELTA = 0.1
 
 
@@ -211,7 +211,7 @@ def relation_strength(
     confidence: float,
     horizon_days: float = RECENCY_HORIZON_DAYS,
 ) -> float:
-    """Seed 003's relationship strength in [0, 1]; recency = exp(−days since last seen / horizon),
+    """The relationship strength in [0, 1]; recency = exp(−days since last seen / horizon),
     and a ``last_seen`` after ``now`` (clock skew) counts as just seen."""
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise InvalidInput(f"count must be a non-negative integer, got {count!r}")
@@ -231,13 +231,13 @@ def relation_strength(
 
 
 def reinforce_confidence(conf: float, delta: float = REINFORCE_DELTA) -> float:
-    """Seed 000's edge reinforcement: confidence + delta, capped at 1.0."""
+    """The edge reinforcement: confidence + delta, capped at 1.0."""
     if isinstance(delta, bool) or not isinstance(delta, int | float) or not 0 <= delta <= 1:
         raise InvalidInput(f"delta must be in [0, 1], got {delta!r}")
     return min(1.0, check_unit(conf, what="confidence") + delta)
 
 
-# --- Pruning (seed 004) ------------------------------------------------------------------------
+# --- Pruning ------------------------------------------------------------------------
 
 PRUNE_CAP = 1000
 PRUNE_TARGET = 900

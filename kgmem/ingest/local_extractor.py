@@ -1,4 +1,4 @@
-"""The local (no-LLM) extractor: seed 004's Formation heuristics over spaCy parses.
+"""The local (no-LLM) extractor: the Formation heuristics over spaCy parses.
 
 ``extract_local(turns, docs)`` takes a batch of turns and their parsed spaCy docs (one doc per
 turn, same order; the orchestrator runs ``nlp.pipe``) and returns atomic, standalone
@@ -11,7 +11,7 @@ batch (coreference-lite), splits on "and"/";" into atomic facts, rewrites first 
 into third person with the speakers' names (``rewrite.third_person``, after dropping discourse
 fillers such as "Actually,"), appends ISO dates to
 relative ones against the *turn's* timestamp, sets ``valid_from`` and the foresight
-``valid_until``, and attaches a category with a base confidence (seed 004's observer table, boosted
+``valid_until``, and attaches a category with a base confidence (the observer table, boosted
 by the rule in ``classification.confidence``), an emotion reading, entity mentions and typed entity
 relations found by dependency patterns. Names, numbers and dates of the source are never dropped.
 The sentence stages live beside it: ``coreference`` (who a token names), ``sentences`` (filler,

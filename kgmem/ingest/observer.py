@@ -1,6 +1,6 @@
-"""Observer filters (seed 004): decide whether a turn is worth sending to extraction.
+"""Observer filters: decide whether a turn is worth sending to extraction.
 
-``observe_filter(text, role)`` runs seed 004's layers — length gate (10 < length < 5000), system
+``observe_filter(text, role)`` runs the layers — length gate (10 < length < 5000), system
 content, prompt-injection patterns, XML-block structure, markdown-heavy (5+ bullet/bold lines),
 code-heavy (> 50 % fenced code), emoji-heavy (> 3 emoji) — plus the information-density gate
 (density < 2 is filler and skipped, unless the signal scan found a salient signal) and returns a
@@ -19,20 +19,20 @@ from dataclasses import dataclass
 from kgmem.errors import InvalidInput
 from kgmem.validation import MAX_CONTENT_CHARS
 
-# --- seed 004 thresholds -----------------------------------------------------------------------
-MIN_CHARS = 10  # seed 004 length gate: 10 < length < 5000
+# --- kgmem thresholds -----------------------------------------------------------------------
+MIN_CHARS = 10  # kgmem length gate: 10 < length < 5000
 MAX_CHARS = 5000
-MARKDOWN_LINES = 5  # seed 004: markdown-heavy = 5+ lines with bullets/bold
-CODE_SHARE = 0.5  # seed 004: code-heavy = > 50 % code blocks
-MAX_EMOJI = 3  # seed 004: emoji-heavy = > 3 emoji
-MIN_DENSITY = 2.0  # seed 004: density < 2 is skipped at the observer level
+MARKDOWN_LINES = 5  # markdown-heavy = 5+ lines with bullets/bold
+CODE_SHARE = 0.5  # code-heavy = > 50 % code blocks
+MAX_EMOJI = 3  # emoji-heavy = > 3 emoji
+MIN_DENSITY = 2.0  # density < 2 is skipped at the observer level
 
 # Content checks (and the signal scan) look at this many characters at most: the longest turn
 # kgmem accepts. Text past MAX_CHARS is rejected by the length gate anyway; the window only bounds
-# the worst case so a scan stays inside seed 000's 10 ms budget.
+# the worst case so a scan stays inside the 10 ms budget.
 SCAN_WINDOW = MAX_CONTENT_CHARS
 
-CONVERSATIONAL_ROLES = frozenset({"user", "assistant"})  # seed 004 captures both directions
+CONVERSATIONAL_ROLES = frozenset({"user", "assistant"})  # kgmem captures both directions
 KNOWN_ROLES = CONVERSATIONAL_ROLES | {"system", "tool"}  # the roles records.Turn documents
 
 # --- patterns (compiled once at import) ------------------------------------------------------
@@ -43,7 +43,7 @@ _SYSTEM_RE = re.compile(
     re.MULTILINE,  # matched against lower-cased text: much faster than IGNORECASE in ``re``
 )
 
-# Injection phrasing (seed 004 names "ignore instructions" and "system prompt"; the rest are the
+# Injection phrasing (kgmem names "ignore instructions" and "system prompt"; the rest are the
 # common variants of the same attack). Each pattern is searched only when one of its hint strings
 # occurs in the lower-cased text, so ordinary turns cost a few substring tests. Quantifiers are
 # bounded so no pattern can backtrack badly.
@@ -182,8 +182,8 @@ def emoji_count(text: str) -> int:
 def apply_filters(text: str, role: str, density: float, *, salient: bool = False) -> FilterVerdict:
     """Run every layer given a precomputed information density; used by ``scanner.scan``.
 
-    ``salient`` (a HIGH signal, or one seed 004 itself classifies) lifts only the density gate:
-    seed 000 extracts a HIGH turn at once, and "I prefer tea" has density 1 yet is exactly what
+    ``salient`` (a HIGH signal, or one kgmem itself classifies) lifts only the density gate:
+    kgmem extracts a HIGH turn at once, and "I prefer tea" has density 1 yet is exactly what
     memory is for. The gate exists for filler ("sounds good"), which is never salient.
     """
     if not isinstance(text, str):
@@ -218,7 +218,7 @@ def apply_filters(text: str, role: str, density: float, *, salient: bool = False
 
 
 def observe_filter(text: str, role: str = "user") -> FilterVerdict:
-    """Seed 004's observer filter for one turn (computes the signal scan for density)."""
+    """The observer filter for one turn (computes the signal scan for density)."""
     # Imported here because the scanner builds its SignalScan from apply_filters above; a
     # top-level import in both directions would make the two modules' import order matter.
     from kgmem.ingest.scanner import scan

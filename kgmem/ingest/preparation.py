@@ -35,7 +35,7 @@ log = logging.getLogger("kgmem.ingest")
 SOFT_FILTERS = frozenset({"low_density"})
 
 
-AUTO_LLM_BELOW = 0.40  # llm_level=auto: ask the LLM when local facts are speculative (seed 000)
+AUTO_LLM_BELOW = 0.40  # llm_level=auto: ask the LLM when local facts are speculative
 
 
 @dataclass

@@ -2,7 +2,7 @@
 
 A person asking for help with code says their facts around it: "I'm using Flask 2.3.1 on Python
 3.11 and I've completed the login module. Here's my code: ```python ...```". The observer filters
-mark such a turn code-heavy, XML-heavy or markdown-heavy, and seed 004 skips it; its sentences
+mark such a turn code-heavy, XML-heavy or markdown-heavy, and kgmem skips it; its sentences
 are then lost. ``prose(text)`` keeps the words: fenced code blocks (an unclosed fence runs to the
 end) and top-level XML/HTML elements are cut out, and markdown structure (bullets, numbering,
 headings, quote marks, bold and underline markers, inline code ticks) is reduced to its text, one

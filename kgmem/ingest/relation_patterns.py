@@ -1,6 +1,6 @@
 """Typed entity relations from dependency patterns, for the local extractor (no LLM).
 
-``sentence_relations`` finds, in one parsed sentence, the relations seed 003's vocabulary names
+``sentence_relations`` finds, in one parsed sentence, the relations the vocabulary names
 through verb patterns ("works at", "lives in", "married to", "founded", ...: subject and object
 from the parse, with a fallback for the small parser's misreadings; a name of an unexpected kind
 lowers the confidence) and kin or social nouns ("my sister Anna", "Jon is my friend"), each

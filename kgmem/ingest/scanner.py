@@ -1,11 +1,11 @@
-"""Signal scan (seed 000 step 2): a local regex pass over one turn, no model call, < 10 ms.
+"""Signal scan: a local regex pass over one turn, no model call, < 10 ms.
 
 ``scan(text, role)`` finds corrections, preferences, decisions, commitments, identity, urgency,
-standing directives, facts (seed 004's "version is / api is"), beliefs, habits, temporal
+standing directives, facts (the "version is / api is"), beliefs, habits, temporal
 expressions and entity-rich text; each hit is a ``Signal`` with a kind, a level and the matched
-span. The overall ``SignalLevel`` follows seed 000's reference scanner: any HIGH pattern → HIGH;
+span. The overall ``SignalLevel`` follows the reference scanner: any HIGH pattern → HIGH;
 two or more MEDIUM signals → MEDIUM; otherwise any signal → LOW; nothing → NONE. It also
-computes seed 004's information density (unique entities + unique facts + temporal signals +
+computes the information density (unique entities + unique facts + temporal signals +
 correction signals) and runs the observer filters, returning one frozen ``SignalScan``. Pure and
 total: any string is accepted (only the first ``SCAN_WINDOW`` characters are scanned); a
 non-string text or an unknown role raises ``InvalidInput``.
@@ -31,7 +31,7 @@ from kgmem.ingest.signals import (
     SignalScan,
 )
 
-ENTITY_RICH_MIN = 2  # seed 004: "2+ entities detected"
+ENTITY_RICH_MIN = 2  # "2+ entities detected"
 _SENTENCE_END_RE = re.compile(r"[.!?\n]+")
 
 
@@ -46,7 +46,7 @@ _ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
 
 
 def _overall(signals: list[Signal]) -> SignalLevel:
-    # Seed 000's reference scanner: any HIGH → HIGH, 2+ MEDIUM → MEDIUM, 1 MEDIUM → LOW.
+    # The reference scanner: any HIGH → HIGH, 2+ MEDIUM → MEDIUM, 1 MEDIUM → LOW.
     if any(s.level is SignalLevel.HIGH for s in signals):
         return SignalLevel.HIGH
     if sum(1 for s in signals if s.level is SignalLevel.MEDIUM) >= 2:
@@ -57,7 +57,7 @@ def _overall(signals: list[Signal]) -> SignalLevel:
 def information_density(
     signals: tuple[Signal, ...] | list[Signal], entities: int, text: str
 ) -> float:
-    """Seed 004: unique entities + unique facts + temporal signals + correction signals."""
+    """: unique entities + unique facts + temporal signals + correction signals."""
     bounds = [m.end() for m in _SENTENCE_END_RE.finditer(text)]
     facts = {(s.kind, bisect_right(bounds, s.start)) for s in signals if s.kind in FACT_KINDS}
     temporal = {s.text.lower() for s in signals if s.kind is SignalKind.TEMPORAL}
@@ -72,7 +72,7 @@ def tells_own_change(text: str, signals: list[Signal]) -> bool:
     a question, and either a life event ("I got engaged!", "we sold the house") or a wording the
     claim lexicon reads as a slot's value ("I'm 29.", "I switched to almond milk.").
 
-    Seed 004's density gate is there for filler ("sounds good", "haha so true"); these turns are
+    The density gate is there for filler ("sounds good", "haha so true"); these turns are
     short and name no entity, so it would drop exactly the changes memory has to keep true.
     """
     if text.rstrip().endswith("?") or not has_first_person(text):
@@ -94,7 +94,7 @@ def scan(text: str, role: str = "user") -> SignalScan:
     signals = detect(window, low)
     found = spot_entities(window, low)
     entities = tuple(name for name, _, _ in found)
-    if len(found) >= ENTITY_RICH_MIN:  # seed 004: entity-rich = 2+ entities
+    if len(found) >= ENTITY_RICH_MIN:  # entity-rich = 2+ entities
         start, end = found[0][1], max(e for _, _, e in found)
         signals.append(
             Signal(SignalKind.ENTITY_RICH, SignalLevel.MEDIUM, start, end, window[start:end])

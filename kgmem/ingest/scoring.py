@@ -1,16 +1,16 @@
-"""Write-path scoring (DESIGN §4 step 6): importance, surprise, confidence, trust, tagging.
+"""Write-path scoring (docs/write-path.md): importance, surprise, confidence, trust, tagging.
 
 Contract: every function here is pure, reads no clock and does no I/O; scores are floats in
 [0, 1] and bad input (NaN, a channel outside [0, 1], a naive datetime) raises ``InvalidInput``.
-``importance`` is seed 004's 4-channel composite (novelty 0.25, arousal 0.30, reward 0.25,
+``importance`` is the 4-channel composite (novelty 0.25, arousal 0.30, reward 0.25,
 attention 0.20) times an encoding boost in [0.7, 1.3], clamped to [0, 1]; ``priority`` buckets
-it. ``novelty_from_similarity`` is seed 004's prediction error (1 − closest cosine) and
-``surprise`` seed 001's k-NN distance (1 − mean of the top-k cosines). ``confidence_tier`` splits
-confidence at seed 000's 0.40 (speculative) and seed 004's 0.70 (injection gate), and
-``source_trust`` is seed 001's human 1.0 / agent 0.7 / ingest 0.5. ``peer_similarities`` picks
+it. ``novelty_from_similarity`` is the prediction error (1 − closest cosine) and
+``surprise`` the k-NN distance (1 − mean of the top-k cosines). ``confidence_tier`` splits
+confidence at the 0.40 (speculative) and the 0.70 (injection gate), and
+``source_trust`` is the human 1.0 / agent 0.7 / ingest 0.5. ``peer_similarities`` picks
 the stored neighbours novelty and surprise are measured against: those about the same subject
 and slot, so two parallel facts about two people are equally novel. ``score_candidate`` combines
-them into one ``WriteScores``, applying seed 004's flashbulb rule (arousal ≥ 0.8 → pinned,
+them into one ``WriteScores``, applying the flashbulb rule (arousal ≥ 0.8 → pinned,
 importance ≥ 0.9, stability ×1.5). Synaptic tagging and capture live in ``tagging``.
 """
 
@@ -26,7 +26,7 @@ from kgmem.ingest.gate_records import Neighbour
 from kgmem.records import Claim
 from kgmem.validation import check_unit
 
-# --- Importance (seed 004, "4-channel importance") ---------------------------------------------
+# --- Importance (docs/recall.md) ---------------------------------------------
 
 NOVELTY_WEIGHT = 0.25
 AROUSAL_WEIGHT = 0.30
@@ -34,32 +34,32 @@ REWARD_WEIGHT = 0.25
 ATTENTION_WEIGHT = 0.20
 ENCODING_BOOST_MIN, ENCODING_BOOST_MAX = 0.7, 1.3
 
-# Seed 004's priority levels: critical ≥ 0.8, high ≥ 0.6, normal ≥ 0.4, low below.
+# The priority levels: critical ≥ 0.8, high ≥ 0.6, normal ≥ 0.4, low below.
 PRIORITY_LEVELS: tuple[tuple[float, str], ...] = (
     (0.8, "critical"),
     (0.6, "high"),
     (0.4, "normal"),
 )
 
-# Seed 001: at write time a memory is compared with its k = 5 nearest stored memories; a novel one
+# at write time a memory is compared with its k = 5 nearest stored memories; a novel one
 # gains up to +0.3 importance, a redundant one loses importance. kgmem makes the adjustment
 # linear and symmetric around surprise 0.5: +0.3 at surprise 1.0, −0.3 at surprise 0.0.
 SURPRISE_K = 5
 SURPRISE_MAX_BOOST = 0.3
 
-# Seed 004: utility starts at the 0.5 neutral prior that its decay drifts back towards; the reward
+# utility starts at the 0.5 neutral prior that its decay drifts back towards; the reward
 # and attention channels default to the same "no evidence either way" value.
 NEUTRAL_PRIOR = 0.5
 
 # --- Confidence and trust ----------------------------------------------------------------------
 
-# Seed 000: confidenceTier speculative below 0.40 (auto-expires after 30 days unconfirmed).
-# Seed 004's confidence-gated injection draws its next line at 0.70 (full injection above it).
+# confidenceTier speculative below 0.40 (auto-expires after 30 days unconfirmed).
+# The confidence-gated injection draws its next line at 0.70 (full injection above it).
 SPECULATIVE_BELOW = 0.40
 CONFIDENT_FROM = 0.70
 
-# Seed 001's source trust. Other seeds' source vocabularies (seed 000's extraction | consolidation
-# | replay | manual, seed 004's writeSource and dataSource) are aliases onto these three.
+# The source trust. Other seeds' source vocabularies (the extraction | consolidation
+# | replay | manual, the writeSource and dataSource) are aliases onto these three.
 SOURCE_TRUST: dict[str, float] = {"human": 1.0, "agent": 0.7, "ingest": 0.5}
 _SOURCE_ALIASES: dict[str, str] = {
     "user": "human",
@@ -72,7 +72,7 @@ _SOURCE_ALIASES: dict[str, str] = {
     "consolidation": "agent",
     "dream": "agent",
     "formation": "agent",
-    "extraction": "ingest",  # seed 001: auto-extracted memories decay 3x faster than human ones
+    "extraction": "ingest",  # auto-extracted memories decay 3x faster than human ones
     "observer": "ingest",
     "replay": "ingest",
     "import": "ingest",
@@ -96,7 +96,7 @@ def importance(
     *,
     encoding_boost: float = 1.0,
 ) -> float:
-    """Seed 004's weighted channel sum times the encoding boost, clamped to [0, 1]."""
+    """The weighted channel sum times the encoding boost, clamped to [0, 1]."""
     composite = (
         check_unit(novelty, what="novelty") * NOVELTY_WEIGHT
         + check_unit(arousal, what="arousal") * AROUSAL_WEIGHT
@@ -116,7 +116,7 @@ def importance(
 
 
 def priority(importance: float) -> str:
-    """Seed 004's priority level of an importance: critical, high, normal or low."""
+    """The priority level of an importance: critical, high, normal or low."""
     value = check_unit(importance, what="importance")
     return next((name for floor, name in PRIORITY_LEVELS if value >= floor), "low")
 
@@ -129,7 +129,7 @@ def _cosine(value: float) -> float:
 
 
 def novelty_from_similarity(max_cos: float | None) -> float:
-    """Seed 004's prediction error PE = 1 − similarity to the closest stored memory.
+    """The prediction error PE = 1 − similarity to the closest stored memory.
 
     ``None`` (nothing stored yet) is maximally novel. A negative cosine is no more novel than an
     unrelated one, so PE is clamped to [0, 1].
@@ -140,7 +140,7 @@ def novelty_from_similarity(max_cos: float | None) -> float:
 
 
 def surprise(neighbour_similarities: Sequence[float], k: int = SURPRISE_K) -> float:
-    """Seed 001's k-NN surprise: 1 − mean of the ``k`` highest cosines; 1.0 with no neighbours."""
+    """The k-NN surprise: 1 − mean of the ``k`` highest cosines; 1.0 with no neighbours."""
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise InvalidInput(f"k must be a positive integer, got {k!r}")
     cosines = sorted((_cosine(s) for s in neighbour_similarities), reverse=True)[:k]
@@ -150,7 +150,7 @@ def surprise(neighbour_similarities: Sequence[float], k: int = SURPRISE_K) -> fl
 
 
 def surprise_adjustment(surprise_score: float, max_boost: float = SURPRISE_MAX_BOOST) -> float:
-    """Seed 001's importance nudge: +0.3 for a fully novel memory, −0.3 for a duplicate."""
+    """The importance nudge: +0.3 for a fully novel memory, −0.3 for a duplicate."""
     return check_unit(max_boost, what="max_boost") * (
         2.0 * check_unit(surprise_score, what="surprise") - 1.0
     )
@@ -183,7 +183,7 @@ def peer_similarities(
 
 
 def confidence_tier(conf: float) -> str:
-    """``speculative`` below 0.40 (seed 000), ``tentative`` below 0.70, else ``confident``."""
+    """``speculative`` below 0.40 (docs/recall.md), ``tentative`` below 0.70, else ``confident``."""
     value = check_unit(conf, what="confidence")
     if value < SPECULATIVE_BELOW:
         return "speculative"
@@ -191,7 +191,7 @@ def confidence_tier(conf: float) -> str:
 
 
 def source_trust(source: str) -> float:
-    """Seed 001's trust in who wrote a memory: human 1.0, agent 0.7, ingest (or unknown) 0.5."""
+    """The trust in who wrote a memory: human 1.0, agent 0.7, ingest (or unknown) 0.5."""
     if not isinstance(source, str):
         raise InvalidInput(f"source must be a string, got {source!r}")
     key = source.strip().lower().replace("-", "_").replace(" ", "_")
@@ -207,7 +207,7 @@ def human_sources() -> frozenset[str]:
 
 
 def flashbulb(emotion: Emotion) -> Emotion:
-    """``emotion`` with its flashbulb flag set whenever arousal ≥ 0.8 (seed 004).
+    """``emotion`` with its flashbulb flag set whenever arousal ≥ 0.8 (docs/recall.md).
 
     ``detect_emotion`` sets the flag itself; an LLM extractor's arousal or a hand-built
     ``Emotion`` may not, and the rule must not depend on who measured the arousal.
@@ -250,9 +250,9 @@ def score_candidate(
 ) -> WriteScores:
     """Score one candidate from its confidence, emotion and cosines to its stored neighbours.
 
-    The novelty channel is the prediction error against the closest neighbour (seed 004) and the
+    The novelty channel is the prediction error against the closest neighbour and the
     arousal channel is the emotion's arousal, which already counts urgency words, exclamation
-    marks and caps (seed 004: "errors, security, deadlines"). Reward ("how useful has similar
+    marks and caps ("errors, security, deadlines"). Reward ("how useful has similar
     information been") and attention ("how relevant to the current context") are measured by the
     caller; without evidence they sit at the neutral 0.5. The surprise nudge (±``surprise_boost``)
     comes on top of the composite and the flashbulb floor on top of that.

@@ -4,7 +4,7 @@
 imperatives and one-word reactions (a statement with a number, a named entity or a classified
 signal is never filler; questions and requests are cut off before, by ``requests.separate``);
 ``split_atomic`` splits a sentence at "and" / ";" into atomic facts when the right side is a
-clause of its own, or a verb phrase naming other entities than the left (seed 004's atomic facts;
+clause of its own, or a verb phrase naming other entities than the left (the atomic facts;
 an implicit "I" dropped by chat is put back); ``render`` writes a piece back as text with the
 pronoun replacements of coreference. Pure functions over spaCy tokens; no I/O.
 """
@@ -112,7 +112,7 @@ _UNRESOLVED = word_set("it this that there they them these those he she him her"
 
 
 def _strip_interjections(tokens: list[Any]) -> list[Any]:
-    """Drop leading "Wow," / "Oh!" / "Yeah -": filler words seed 004's rewriting removes."""
+    """Drop leading "Wow," / "Oh!" / "Yeah -": filler words the rewriting removes."""
     while (
         len(tokens) > 1
         and (tokens[0].pos_ == "INTJ" or tokens[0].lower_ in _INTERJECTIONS)

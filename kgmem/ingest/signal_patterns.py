@@ -1,4 +1,4 @@
-"""Signal patterns (seed 000 step 2): the regex table and the one-pass detector over a turn.
+"""Signal patterns: the regex table and the one-pass detector over a turn.
 
 ``detect(window, low)`` takes a turn's scanned window and its same-length lower-cased copy and
 returns the signals found in it, in text order: each pattern is tried only where a word of the
@@ -39,7 +39,7 @@ _SELF = r"\w+"  # the trigger word itself is the signal
 _CHOSE = r"(?:decided|agreed|chose|picked|settled\s+on|opted\s+for|went\s+with)\b"
 _DO_VERB = r"(?:use|do|call|say|make|forget|ask|run|put|write)\b"
 _PATTERNS: dict[SignalKind, tuple[_Row, ...]] = {
-    # Seed 004: "actually", "should be", "was wrong"; the rest are the same move in other words.
+    # "actually", "should be", "was wrong"; the rest are the same move in other words.
     SignalKind.CORRECTION: (
         (H, "actually", rf"actually(?:\s*,|,?\s+(?:i|my|we|it{_A}s|that{_A}s|it\s+is|the)\b)"),
         (H, "no", rf"no,?\s+(?:i|my|we|that{_A}?s|it{_A}?s)\s+(?:not|wrong|incorrect)\b"),
@@ -50,7 +50,7 @@ _PATTERNS: dict[SignalKind, tuple[_Row, ...]] = {
         (H, "scratch let", r"scratch\s+that\b|let\s+me\s+correct\b"),
         (M, "actually should to", r"actually\b|should\s+(?:be|have\s+been)\b|to\s+clarify\b"),
     ),
-    # Seed 004: "prefer", "like/hate", "favorite".
+    # "prefer", "like/hate", "favorite".
     SignalKind.PREFERENCE: (
         (H, "i", r"i\s+(?:really\s+|much\s+|strongly\s+|do\s+)?(?:prefer|hate|love|adore)\b"),
         (H, "i", r"i\s+(?:always|never|loathe)\b"),
@@ -61,7 +61,7 @@ _PATTERNS: dict[SignalKind, tuple[_Row, ...]] = {
         (M, "prefer prefers preferred preference preferences", _SELF),
         (M, "favorite favourite favorites favourites", _SELF),
     ),
-    # Seed 004: "decided", "going with", "chose".
+    # "decided", "going with", "chose".
     SignalKind.DECISION: (
         (H, "i we they you the", rf"(?:i|we|they|you|the\s+team)\s+(?:have\s+|{_A}ve\s+)?{_CHOSE}"),
         (H, "i we they you the", rf"(?:i|we|they|you|the\s+team)\s+(?:just|finally)\s+{_CHOSE}"),
@@ -71,7 +71,7 @@ _PATTERNS: dict[SignalKind, tuple[_Row, ...]] = {
         (M, "decided decision chose", _SELF),
         (M, "going settled", r"going\s+with\b|settled\s+on\b"),
     ),
-    # Seed 000's commitment category: promises and plans the speaker owns.
+    # The commitment category: promises and plans the speaker owns.
     SignalKind.COMMITMENT: (
         (H, "i", rf"i\s+(?:promise|swear|commit)\b|{_I_WILL}\s+make\s+sure\b"),
         (H, "remind don dont", rf"remind\s+me\s+to\b|don{_A}?t\s+let\s+me\s+forget\b"),
@@ -79,7 +79,7 @@ _PATTERNS: dict[SignalKind, tuple[_Row, ...]] = {
         (M, "i we", rf"(?:{_I_AM}|we{_A}re|we\s+are)\s+going\s+to\b"),
         (M, "i we", r"(?:i|we)\s+(?:plan|intend|have|need|got)\s+to\b"),
     ),
-    # Seed 004's "my name" fact trigger and the reference scanner's identity cues.
+    # The "my name" fact trigger and the reference scanner's identity cues.
     SignalKind.IDENTITY: (
         (H, "my call i", rf"my\s+name(?:{_A}s|\s+is)\b|call\s+me\s+[a-z]+|{_I_AM}\s+called\b"),
         (H, "my", r"my\s+(?:email|phone(?:\s+number)?|company|employer|role|title)\s+is\b"),
@@ -90,7 +90,7 @@ _PATTERNS: dict[SignalKind, tuple[_Row, ...]] = {
         (M, "my", r"my\s+(?:wife|husband|partner|son|daughter|kids?|children|boss|manager)\b"),
         (M, "my", r"my\s+(?:mom|mother|dad|father|brother|sister|dog|cat)\b"),
     ),
-    # Seed 004's arousal cues: errors, security, deadlines. ("!!!" is matched separately.)
+    # The arousal cues: errors, security, deadlines. ("!!!" is matched separately.)
     SignalKind.URGENCY: (
         (H, "urgent urgently asap emergency", _SELF),
         (H, "as", r"as\s+soon\s+as\s+possible\b"),
@@ -110,7 +110,7 @@ _PATTERNS: dict[SignalKind, tuple[_Row, ...]] = {
         (H, "note keep", r"note\s+to\s+self\b|keep\s+in\s+mind\b"),
         (M, "always never", rf"(?:always|never)\s+{_DO_VERB}"),
     ),
-    # Seed 004: "version is", "api is"; the reference scanner's "my team/project/stack".
+    # "version is", "api is"; the reference scanner's "my team/project/stack".
     SignalKind.FACT: (
         (M, "version api endpoint url port host database db stack", r"\w+\s+(?:is|was)\b"),
         (M, "deadline budget address", r"\w+\s+(?:is|was)\b"),
@@ -126,7 +126,7 @@ _PATTERNS: dict[SignalKind, tuple[_Row, ...]] = {
         (M, "i", r"i\s+tend\s+to\b"),
         (M, "every", r"every\s+(?:day|morning|evening|night|week|weekend|month)\b"),
     ),
-    # Seed 000's "moment" (its episode rule keys on past-tense action verbs). LOW: worth keeping,
+    # The "moment" (its episode rule keys on past-tense action verbs). LOW: worth keeping,
     # never urgent, so they wait for a batch.
     SignalKind.EVENT: (
         (L, "went visited moved adopted married graduated attended joined finished", _SELF),
@@ -138,7 +138,7 @@ _PATTERNS: dict[SignalKind, tuple[_Row, ...]] = {
         (L, "had", r"had\s+(?:a|our|my)\s+(?:baby|son|daughter|kid|child)\b"),
         (L, "turned", r"turned\s+\d{1,3}\b"),
     ),
-    # Seed 004 density's "temporal signals" (English, plus seed 004's Turkish day words).
+    # kgmem density's "temporal signals" (English, plus the Turkish day words).
     SignalKind.TEMPORAL: (
         (L, "today tonight tomorrow yesterday bugün yarın dün", _SELF),
         (L, _DAY_WORDS + " " + _DAY_WORDS.replace("day", "days"), _SELF),
@@ -152,7 +152,7 @@ _PATTERNS: dict[SignalKind, tuple[_Row, ...]] = {
     ),
 }
 del H, M, L
-_BANG_RE = re.compile(r"!{3,}")  # urgency MEDIUM (seed 004's arousal: exclamation marks)
+_BANG_RE = re.compile(r"!{3,}")  # urgency MEDIUM (the arousal: exclamation marks)
 _TOKEN_RE = re.compile(r"\w+")
 _SignalRule = tuple[SignalKind, SignalLevel, re.Pattern[str]]
 

@@ -1,12 +1,12 @@
-"""The signal records (seed 000 step 2): what a scan of one turn finds, and how strongly.
+"""The signal records: what a scan of one turn finds, and how strongly.
 
 ``SignalKind`` names what a hit is (correction, preference, decision, commitment, identity,
 urgency, standing directive, fact, belief, habit, event, temporal expression, entity-rich text)
-and ``SignalLevel`` how strongly it triggers extraction (seed 000: NONE < LOW < MEDIUM < HIGH, so
+and ``SignalLevel`` how strongly it triggers extraction (NONE < LOW < MEDIUM < HIGH, so
 ``max`` picks the strongest). A ``Signal`` is one hit with its matched span; a ``SignalScan`` is
-the frozen result of scanning one turn (``scanner.scan``): the signals, the overall level, seed
-004's information density, the entity names and the observer filters' verdict. ``BASE_CONFIDENCE``
-is seed 004's base confidence per classified kind and ``FACT_KINDS`` the kinds density counts as
+the frozen result of scanning one turn (``scanner.scan``): the signals, the overall level, the
+information density, the entity names and the observer filters' verdict. ``BASE_CONFIDENCE``
+is the base confidence per classified kind and ``FACT_KINDS`` the kinds density counts as
 facts. Plain immutable data; nothing here scans text.
 """
 
@@ -19,12 +19,12 @@ from kgmem.ingest.observer import FilterVerdict
 
 
 class SignalLevel(IntEnum):
-    """Seed 000's trigger levels; ordered so ``max`` picks the strongest."""
+    """The trigger levels; ordered so ``max`` picks the strongest."""
 
     NONE = 0
     LOW = 1
     MEDIUM = 2
-    HIGH = 3  # seed 000: a HIGH signal is extracted now, not buffered
+    HIGH = 3  # a HIGH signal is extracted now, not buffered
 
 
 class SignalKind(StrEnum):
@@ -38,12 +38,12 @@ class SignalKind(StrEnum):
     FACT = "fact"
     BELIEF = "belief"
     HABIT = "habit"
-    EVENT = "event"  # seed 000's "moment": something that happened (the episode kind)
+    EVENT = "event"  # the "moment": something that happened (the episode kind)
     TEMPORAL = "temporal"
     ENTITY_RICH = "entity_rich"
 
 
-# Seed 004's observer classification: base confidence per type. Identity is seed 004's "my name"
+# The observer classification: base confidence per type. Identity is the "my name"
 # fact trigger, so it carries the fact confidence. Kinds the seed does not classify carry none.
 BASE_CONFIDENCE: dict[SignalKind, float] = {
     SignalKind.CORRECTION: 0.4,
@@ -54,7 +54,7 @@ BASE_CONFIDENCE: dict[SignalKind, float] = {
     SignalKind.IDENTITY: 0.25,
 }
 
-# Kinds that state something memorable; seed 004 counts them as "unique facts" in density.
+# Kinds that state something memorable counts them as "unique facts" in density.
 FACT_KINDS = frozenset(
     {
         SignalKind.PREFERENCE,
@@ -83,7 +83,7 @@ class Signal:
 class SignalScan:
     signals: tuple[Signal, ...]
     level: SignalLevel
-    density: float  # seed 004 information density (a count; < 2 is filler)
+    density: float  # kgmem information density (a count; < 2 is filler)
     entities: tuple[str, ...]
     verdict: FilterVerdict  # the observer filters' decision for this turn
 
@@ -98,7 +98,7 @@ class SignalScan:
 
     @property
     def confidence(self) -> float:
-        """Seed 004 base confidence of the strongest classified kind (0.0 when none)."""
+        """kgmem base confidence of the strongest classified kind (0.0 when none)."""
         return max((BASE_CONFIDENCE.get(s.kind, 0.0) for s in self.signals), default=0.0)
 
     def has(self, kind: SignalKind, level: SignalLevel = SignalLevel.LOW) -> bool:

@@ -1,11 +1,11 @@
-"""Write-time synthesis (seed 004): merge a stored memory's text with a near-duplicate's, locally.
+"""Write-time synthesis: merge a stored memory's text with a near-duplicate's, locally.
 
 ``synthesize(existing, new)`` never loses a specific: every token that carries a name, a number
 or a date (a token with a digit, or a capitalised word that is not a stopword) and every content
 word of both texts is in the result. If one text already covers the other, the covering one is
-returned (seed 003: a subset adds nothing; a superset replaces); otherwise the existing text is
+returned (a subset adds nothing; a superset replaces); otherwise the existing text is
 kept whole and the sentences of the new one that carry something new are appended after ``"; "``
-(seed 004's heuristic fallback, appending only what is new instead of the whole text). The result is
+(the heuristic fallback, appending only what is new instead of the whole text). The result is
 idempotent — ``synthesize(x, x) == x`` and ``synthesize(synthesize(a, b), b) == synthesize(a,
 b)`` for texts within the cap — and never longer than ``MAX_SYNTHESIS_CHARS``; a merge that would
 be longer keeps the existing text (the new statement stays on its episode).
@@ -145,7 +145,7 @@ def synthesize(existing: str, new: str) -> str:
     if existing == new:
         return _bound(existing)
     have, want = tokens(existing), tokens(new)
-    if _covers(have, want):  # the new text is a subset: nothing to add (seed 003)
+    if _covers(have, want):  # the new text is a subset: nothing to add (docs/write-path.md)
         return _bound(existing)
     if _covers(want, have):  # the new text is a superset: it says everything, and more
         return _bound(new) if len(new) <= MAX_SYNTHESIS_CHARS else _bound(existing)
@@ -163,7 +163,7 @@ def synthesize(existing: str, new: str) -> str:
 
 
 def synthesize_conflict(existing: str, new: str) -> str:
-    """The merge for two statements that contradict (seed 003's ``merge`` strategy): the new one
+    """The merge for two statements that contradict (the ``merge`` strategy): the new one
     is stated as current and the old one kept beside it as history — "X is green (previously: X
     is blue)" — so every specific of both survives. Idempotent like ``synthesize``."""
     if covers(existing, new) or covers(new, existing):

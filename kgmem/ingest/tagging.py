@@ -1,6 +1,6 @@
-"""Synaptic tagging and capture (seed 004) for the write path, as pure functions over records.
+"""Synaptic tagging and capture for the write path, as pure functions over records.
 
-Contract: ``tag_and_capture(new, open_tags, ttl)`` applies seed 004's rule for one newly stored
+Contract: ``tag_and_capture(new, open_tags, ttl)`` applies the rule for one newly stored
 memory and returns the tags after it and the ids it captured. Weak memories (importance < 0.5)
 with a session get a 4-hour ``SynapticTag``; a strong memory (importance ≥ 0.7) captures the
 live, uncaptured tags of its session (the caller multiplies those memories' stability by
@@ -36,7 +36,7 @@ class TagCandidate(NamedTuple):
 
 @dataclass(frozen=True)
 class SynapticTag:
-    """Seed 004's tag on a weak memory: capturable by a strong one in its session until expiry."""
+    """The tag on a weak memory: capturable by a strong one in its session until expiry."""
 
     memory_id: str
     session_id: str
@@ -58,7 +58,7 @@ def tag_and_capture(
     open_tags: Sequence[SynapticTag],
     ttl: timedelta = TAG_TTL,
 ) -> tuple[tuple[SynapticTag, ...], tuple[str, ...]]:
-    """Apply seed 004's tagging and capture for one newly stored memory.
+    """Apply the tagging and capture for one newly stored memory.
 
     Returns ``(tags_after, captured_ids)``. Tags that have expired at ``new.at`` are dropped. If
     the new memory is strong (importance ≥ 0.7) and has a session, every live, uncaptured tag of

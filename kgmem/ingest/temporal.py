@@ -1,4 +1,4 @@
-"""Temporal normalisation and foresight for the write path (seed 004, Formation).
+"""Temporal normalisation and foresight for the write path (docs/write-path.md#extraction).
 
 Contract: every function is pure (no I/O, no clock, standard library only). Dates are resolved
 against ``ref``, the timestamp of the turn that said them, never against today, so re-ingesting
@@ -28,7 +28,7 @@ from kgmem.errors import InvalidInput
 from kgmem.ingest.date_direction import PLAN, Direction, recurring, toward
 from kgmem.ingest.date_patterns import DATE_PATTERNS, Granularity, month_shift
 
-# Seed 004, Formation heuristic fallback: 'Foresight: "plan to", "will", "going to" →
+# , Formation heuristic fallback: 'Foresight: "plan to", "will", "going to" →
 # validUntil = +7 days default'. We apply the +7 days only when the plan names no time; when it
 # does ("next month", "on June 3"), the plan stays valid until the end of that period instead.
 FORESIGHT_DEFAULT = timedelta(days=7)
@@ -172,7 +172,7 @@ def foresight(text: str, ref: datetime) -> datetime | None:
     A text is a plan when it has a plan marker or a relative future date ("next week",
     "tomorrow", "due Friday"); "until June" ahead of ``ref`` ends a state the same way. Its
     ``valid_until`` is the midnight (UTC) after the latest period the plan names that has not
-    already ended; with no such date it is ``ref + 7 days`` (seed 004 default). A deadline
+    already ended; with no such date it is ``ref + 7 days`` (kgmem default). A deadline
     alone ("the deadline is April 3") is no plan: it stays worth recalling once it has passed.
     """
     now = _utc(ref)

@@ -1,4 +1,4 @@
-"""The trace weaver (seed 000): sealed boxes threaded over time by the topics that recur.
+"""The trace weaver: sealed boxes threaded over time by the topics that recur.
 
 Contract: ``thread_trace(sealed, traces, new_id=...)`` returns the trace a sealed box joins,
 updated to include it — the best-scoring existing trace whose overlap with the box's topics is

@@ -2,11 +2,11 @@
 
 Contract, pure over plain records:
 
-- ``resolve_contradiction`` applies seed 004's first forgetting rule — of two memories joined by
+- ``resolve_contradiction`` applies the first forgetting rule — of two memories joined by
   an unresolved CONTRADICTS edge, the older side (by ``valid_from``, then creation) goes dormant —
   and marks the edge resolved. An older side that is pinned or immutable is never demoted
-  (seed 004's truth anchors), so that edge stays open for a person to settle.
-- ``cascade_plan`` flags for review (status ``challenged``, seed 001: "flagged for review") every
+  (the truth anchors), so that edge stays open for a person to settle.
+- ``cascade_plan`` flags for review (status ``challenged``, "flagged for review") every
   live memory reachable over DEPENDS_ON (premise → conclusion) from a premise that was
   superseded, invalidated or deleted, up to the query's depth and at most ``cap`` per run,
   nearest first. A challenged memory is no longer live, so a second run flags nothing new.

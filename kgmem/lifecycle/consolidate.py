@@ -1,4 +1,4 @@
-"""The consolidation job ("dream cycle", DESIGN §6): every step, in order, under a graph lease.
+"""The consolidation job ("dream cycle", ): every step, in order, under a graph lease.
 
 Contract: ``consolidate(graph, settings, namespace, steps=None, dry_run=False, now=None,
 caps=None)`` validates everything before any I/O (unknown steps, bad caps, a naive ``now`` →
@@ -159,7 +159,7 @@ async def consolidate(
 
 
 def _usable(llm: LLMClient | None, settings: Settings) -> LLMClient | None:
-    # the core gate asks an LLM only when one is switched on and configured (seed 002: optional)
+    # the core gate asks an LLM only when one is switched on and configured (optional)
     if llm is None or settings.llm_level == "off" or not llm.configured:
         return None
     return llm

@@ -1,7 +1,7 @@
 """What a consolidation step runner gets, and the I/O helpers every runner shares.
 
-Contract: a runner reads through ``scan`` (keyset pages of at most ``caps.batch`` memories — seed
-004's B4 cap bounds what is held in memory at once — optionally through a step's candidate query
+Contract: a runner reads through ``scan`` (keyset pages of at most ``caps.batch`` memories — the
+B4 cap bounds what is held in memory at once — optionally through a step's candidate query
 that filters on the server) and the other gateway reads, decides with the
 pure rules, and writes everything it decided with one ``commit`` — one transaction, so a step
 lands whole or not at all, and in a dry run nothing is written. ``commit`` also advances the

@@ -1,4 +1,4 @@
-"""Runner for the consolidation step that settles contradictions (seed 004): the older side of
+"""Runner for the consolidation step that settles contradictions: the older side of
 each open ``CONTRADICTS`` pair goes dormant unless it is anchored (pinned, immutable, core), and
 memories that depend on a premise no longer valid are flagged for review, a bounded cascade.
 
@@ -40,7 +40,7 @@ def _side(row: dict[str, Any]) -> Side:
 
 
 async def run_contradictions(ctx: StepContext) -> None:
-    """Seed 004: the older side of each open contradiction goes dormant; memories that depend on
+    """: the older side of each open contradiction goes dormant; memories that depend on
     a premise that no longer holds are flagged for review (bounded cascade)."""
     rows = await redundancy_repository.find_contradictions(
         ctx.graph, namespace=ctx.namespace, limit=ctx.caps.batch

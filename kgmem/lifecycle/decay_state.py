@@ -1,7 +1,7 @@
-"""The status seed 003's decay chain gives a memory from its retention (DESIGN §6).
+"""The status the decay chain gives a memory from its retention (docs/lifecycle.md).
 
-Contract: :func:`state_for` is seed 003's ACTIVE → STALE → ARCHIVED → DELETED decision at its exact
-:class:`StateThresholds`, with pinned, immutable and protected-category exemptions and seed 004's
+Contract: :func:`state_for` is the ACTIVE → STALE → ARCHIVED → DELETED decision at its exact
+:class:`StateThresholds`, with pinned, immutable and protected-category exemptions and the
 minimum retention per category; the chain moves forward by itself only (a STALE memory an access
 brought back is ACTIVE again). Pure; bad input (NaN, negative counts, unknown status or category)
 raises ``InvalidInput``. The retention it reads comes from :mod:`kgmem.lifecycle.retention`.
@@ -21,7 +21,7 @@ from kgmem.validation import check_number, check_unit
 
 @dataclass(frozen=True)
 class StateThresholds:
-    """Seed 003's thresholds: ACTIVE while R ≥ stale_below, STALE below it, ARCHIVED below
+    """The thresholds: ACTIVE while R ≥ stale_below, STALE below it, ARCHIVED below
     archive_below or after archive_after_stale_days as STALE, DELETED below delete_below."""
 
     stale_below: float = 0.3
@@ -31,7 +31,7 @@ class StateThresholds:
 
 
 DEFAULT_STATE_THRESHOLDS = StateThresholds()
-# The statuses seed 003's decay chain moves by itself; the others change by explicit acts only.
+# The statuses the decay chain moves by itself; the others change by explicit acts only.
 DECAY_CHAIN: frozenset[Status] = frozenset(
     {Status.ACTIVE, Status.STALE, Status.ARCHIVED, Status.DELETED}
 )
@@ -49,15 +49,15 @@ def state_for(
     protected: Collection[Category] = ARCHIVAL_EXEMPT_CATEGORIES,
     thresholds: StateThresholds = DEFAULT_STATE_THRESHOLDS,
 ) -> Status:
-    """The status seed 003's decay chain gives a memory; returns ``status`` when nothing changes.
+    """The status the decay chain gives a memory; returns ``status`` when nothing changes.
 
     ``days_stale`` is how long the memory has been STALE (ignored for other statuses). Pinned,
-    immutable and protected-category memories never move (seeds 000/001/004 exempt them from
+    immutable and protected-category memories never move (kgmem exempt them from
     forgetting). The chain only moves forward by itself, except that a STALE memory whose
     retention is back at the stale threshold (an access or rehearsal restored it) is ACTIVE
     again; ARCHIVED returns only by an explicit restore, DELETED never. Statuses outside the chain
     (challenged, superseded, merged, invalidated) are left as they are. With ``age_days`` and a
-    ``category``, seed 004's minimum retention keeps a memory younger than
+    ``category``, the minimum retention keeps a memory younger than
     ``MIN_RETENTION_DAYS[category]`` from being archived or deleted (it may still go stale).
     """
     r = check_unit(retention, what="retention")

@@ -1,16 +1,16 @@
-"""The distillation step's rules: seed 002's session distillation, 3+ session notes → a snapshot.
+"""The distillation step's rules: the session distillation, 3+ session notes → a snapshot.
 
-Contract, pure over plain records. A *session note* is seed 002's: a memory tagged ``session`` or
+Contract, pure over plain records. A *session note* is a memory tagged ``session`` or
 with source ``session`` (the same test the core gate uses to keep them out of core). Notes not yet
-distilled are grouped by session (notes without a session form one namespace-wide group, as seed
-002 groups by namespace); a group of at least ``MIN_NOTES`` (3) becomes status snapshots of at
+distilled are grouped by session (notes without a session form one namespace-wide group, as kgmem
+groups by namespace); a group of at least ``MIN_NOTES`` (3) becomes status snapshots of at
 most ``TAKE_LATEST`` (10) notes each — the newest ten first, and an oldest remainder of fewer
 than three joins its neighbour — so every undistilled note is covered in one run and a second
 run finds nothing to do. ``snapshot_content`` is the local snapshot: the notes folded oldest
-first through write-time synthesis, which never drops a name, number or date (seed 002: "keep the
-specifics"). ``SNAPSHOT_SYSTEM``/``SNAPSHOT_SCHEMA``/``parse_llm_snapshot`` are seed 002's LLM
+first through write-time synthesis, which never drops a name, number or date ("keep the
+specifics"). ``SNAPSHOT_SYSTEM``/``SNAPSHOT_SCHEMA``/``parse_llm_snapshot`` are the LLM
 snapshot (≤ 250 characters asked for), accepted only if it keeps every specific of the notes.
-``snapshot_props`` is the memory the runner writes: semantic tier (seed 002 inserts it as a
+``snapshot_props`` is the memory the runner writes: semantic tier (kgmem inserts it as a
 Working memory), tagged ``project-status`` and ``auto-distilled`` (never promoted to core).
 """
 
@@ -25,13 +25,13 @@ from kgmem.ingest.synthesis import synthesize
 from kgmem.lifecycle.records import derived_memory_props
 from kgmem.lifecycle.summaries import keeps_specifics
 
-MIN_NOTES = 3  # seed 002: "when 3+ notes accumulate"
-TAKE_LATEST = 10  # seed 002: "take latest 10 notes"
-SNAPSHOT_CHARS = 250  # seed 002: "a project status snapshot (≤250 chars)"
-SNAPSHOT_IMPORTANCE = 0.7  # seed 002 writes distilled memories at importance 0.7
-SNAPSHOT_TAGS = ("project-status", "auto-distilled")  # seed 002's tags
+MIN_NOTES = 3  # "when 3+ notes accumulate"
+TAKE_LATEST = 10  # "take latest 10 notes"
+SNAPSHOT_CHARS = 250  # "a project status snapshot (≤250 chars)"
+SNAPSHOT_IMPORTANCE = 0.7  # kgmem writes distilled memories at importance 0.7
+SNAPSHOT_TAGS = ("project-status", "auto-distilled")  # the tags
 SESSION_SNAPSHOT = "session_snapshot"  # Memory.synthesis of a snapshot
-SNAPSHOT_CATEGORY = "context"  # seed 003: "conversation context, session data, working state"
+SNAPSHOT_CATEGORY = "context"  # "conversation context, session data, working state"
 
 
 @dataclass(frozen=True)

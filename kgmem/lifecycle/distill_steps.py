@@ -1,4 +1,4 @@
-"""Runner for the distillation step: seed 002's session distillation.
+"""Runner for the distillation step: the session distillation.
 
 Contract: like every runner, it reads, decides with the pure rules
 (:mod:`~kgmem.lifecycle.distill`) and writes all it decided in one transaction. It reads at most
@@ -7,7 +7,7 @@ writes each as a new memory (``synthesis = 'session_snapshot'``) linked ``DERIVE
 every note it distils — the notes themselves are not changed, and that link is what marks them
 distilled, so a second run finds nothing to do. Non-destructive: deleting a snapshot (or purging
 it) makes its notes undistilled again. The snapshot is local (write-time synthesis of the notes)
-unless an LLM is configured (``auto`` or ``always``): then seed 002's ≤ 250-character snapshot,
+unless an LLM is configured (``auto`` or ``always``): then the ≤ 250-character snapshot,
 kept only if it keeps every specific of the notes; a failure keeps the rest of the run local, and
 a dry run never asks.
 """
@@ -86,7 +86,7 @@ async def _content(ctx: StepContext, d: Distillation) -> tuple[str, str]:
 
 
 async def run_distillation(ctx: StepContext) -> None:
-    """Seed 002: 3+ undistilled session notes of a session → a status snapshot memory that keeps
+    """: 3+ undistilled session notes of a session → a status snapshot memory that keeps
     the specifics, linked to its notes."""
     rows = await summary_repository.find_session_notes(
         ctx.graph, namespace=ctx.namespace, limit=ctx.caps.batch

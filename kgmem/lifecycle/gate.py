@@ -1,11 +1,11 @@
-"""Seed 002's core gate: which semantic memories may enter the core tier, and its cooldowns.
+"""The core gate: which semantic memories may enter the core tier, and its cooldowns.
 
-Contract: ``gate_candidate(m, now, epoch)`` is seed 002's candidate selection — reinforcement
+Contract: ``gate_candidate(m, now, epoch)`` is the candidate selection — reinforcement
 score (accesses + restatements × 2.5) ≥ 3 with importance ≥ 0.6, or older than 7 days with a
 positive score and importance ≥ 0.6 — minus the blocked memories (session notes, ephemeral,
-distilled; pinned and immutable stay where they are, seed 004) and minus those still cooling down
-after a refusal: seed 002 retries a first refusal after 48 consolidation epochs, a second after
-144, and never a third. ``heuristic_gate(m)`` is the gate with the LLM off: seed 002's whitelist
+distilled; pinned and immutable stay where they are) and minus those still cooling down
+after a refusal: kgmem retries a first refusal after 48 consolidation epochs, a second after
+144, and never a third. ``heuristic_gate(m)`` is the gate with the LLM off: the whitelist
 (lesson, identity, constraint, decision rationale) read off kgmem's categories and wording, and
 anything "for now" or "temporary" refused. ``GATE_SYSTEM``/``GATE_SCHEMA``/``parse_llm_verdict``
 are the same gate for an LLM. Pure.
@@ -22,14 +22,14 @@ from kgmem.lifecycle.records import MemoryRecord
 from kgmem.lifecycle.retention import days_between
 from kgmem.taxonomy import Category
 
-PROMOTE_THRESHOLD = 3.0  # seed 002: promote_threshold
-PROMOTE_MIN_IMPORTANCE = 0.6  # seed 002: promote_min_importance
-AGE_PROMOTE_DAYS = 7.0  # seed 002: working_age_promote_secs = 7 days
-REPETITION_WEIGHT = 2.5  # seed 002: restated counts 2.5x an access
-# seed 002: gate-rejected retries after 48 epochs, gate-rejected-2 after 144, then final.
+PROMOTE_THRESHOLD = 3.0  # promote_threshold
+PROMOTE_MIN_IMPORTANCE = 0.6  # promote_min_importance
+AGE_PROMOTE_DAYS = 7.0  # working_age_promote_secs = 7 days
+REPETITION_WEIGHT = 2.5  # restated counts 2.5x an access
+# gate-rejected retries after 48 epochs, gate-rejected-2 after 144, then final.
 REJECTION_COOLDOWNS: tuple[int, ...] = (48, 144)
 FINAL_REJECTION = len(REJECTION_COOLDOWNS) + 1
-# seed 002 blocks session notes, ephemeral and (auto-)distilled memories; a consolidation theme
+# kgmem blocks session notes, ephemeral and (auto-)distilled memories; a consolidation theme
 # memory is distilled by the job itself, so it is blocked the same way.
 BLOCKED_TAGS = frozenset({"session", "ephemeral", "auto-distilled", "distilled", "theme"})
 BLOCKED_SOURCES = frozenset({"session"})
@@ -53,7 +53,7 @@ class GateVerdict:
 
 
 def reinforcement_score(m: MemoryRecord) -> float:
-    """Seed 002's access_count + repetition_count × 2.5, where kgmem's repetition count starts at
+    """The access_count + repetition_count × 2.5, where kgmem's repetition count starts at
     1 for the first statement, so only restatements count."""
     return m.access_count + max(0, m.repetition_count - 1) * REPETITION_WEIGHT
 
@@ -70,7 +70,7 @@ def cooled_down(rejections: int, rejected_epoch: int | None, epoch: int) -> bool
 
 
 def gate_candidate(m: MemoryRecord, now: datetime, epoch: int) -> bool:
-    """Seed 002's Working→Core candidate rule (the caller applies it to semantic memories)."""
+    """The Working→Core candidate rule (the caller applies it to semantic memories)."""
     if m.pinned or m.immutable:
         return False
     if m.source.strip().lower() in BLOCKED_SOURCES or m.tag_set & BLOCKED_TAGS:
@@ -86,7 +86,7 @@ def gate_candidate(m: MemoryRecord, now: datetime, epoch: int) -> bool:
 
 
 def heuristic_gate(m: MemoryRecord) -> GateVerdict:
-    """Seed 002's whitelist without an LLM: only lessons, identity, constraints and decision
+    """The whitelist without an LLM: only lessons, identity, constraints and decision
     rationale enter core; anything temporary never does."""
     text = m.content
     if _TEMPORARY_RE.search(text):
@@ -94,7 +94,7 @@ def heuristic_gate(m: MemoryRecord) -> GateVerdict:
     if "lesson" in m.tag_set:
         return GateVerdict(True, "lesson", "tagged lesson")
     if m.category in (Category.IDENTITY, Category.PREFERENCE):
-        # seed 002's IDENTITY: "who the user/agent is, preferences, constraints"
+        # the IDENTITY: "who the user/agent is, preferences, constraints"
         return GateVerdict(True, "identity", f"{m.category.value} memory")
     if m.category is Category.PRINCIPLE:
         return GateVerdict(True, "constraint", "a standing rule or lesson")
@@ -107,7 +107,7 @@ def heuristic_gate(m: MemoryRecord) -> GateVerdict:
 
 def heuristic_is_certain(m: MemoryRecord, verdict: GateVerdict) -> bool:
     """``llm_level=auto``: the heuristic decides alone unless it refused something that could be
-    a lesson or rationale it cannot read (seed 002: "only uncertain cases invoke LLMs")."""
+    a lesson or rationale it cannot read ("only uncertain cases invoke LLMs")."""
     if verdict.approve or verdict.reason == "temporary wording":
         return True
     return m.category not in (Category.DECISION, Category.FACT, Category.SKILL, Category.CORRECTION)
@@ -139,7 +139,7 @@ GATE_SCHEMA: dict[str, Any] = {
 def gate_prompt(m: MemoryRecord) -> str:
     notes = []
     if m.access_count >= 30:
-        notes.append(f"accessed {m.access_count} times")  # seed 002 injects these signals
+        notes.append(f"accessed {m.access_count} times")  # kgmem injects these signals
     if m.repetition_count - 1 >= 2:
         notes.append(f"restated {m.repetition_count - 1} times")
     extra = f" ({', '.join(notes)})" if notes else ""

@@ -85,7 +85,7 @@ async def _similar_entities(ctx: StepContext) -> list[SimilarEntities]:
 
 
 async def run_entities(ctx: StepContext) -> None:
-    """Seeds 000/004: merge fragmented entities (reversibly) — same name or alias, or name
+    """: merge fragmented entities (reversibly) — same name or alias, or name
     embeddings above the policy's threshold — decay unreinforced edges, prune memory links
     above the relation cap."""
     p = ctx.policy
@@ -208,7 +208,7 @@ async def run_entities(ctx: StepContext) -> None:
 
 
 async def run_centrality(ctx: StepContext) -> None:
-    """Seed 000's PageRank, over the memory–entity graph weighted by edge confidence, written
+    """The PageRank, over the memory–entity graph weighted by edge confidence, written
     back as ``Memory.centrality`` on the server (rounded; only the values that changed), so no
     score travels through Python."""
     digits, tolerance = CENTRALITY_DIGITS, 10.0**-CENTRALITY_DIGITS

@@ -12,12 +12,12 @@ Contract, pure over plain records:
   directly similar to it, so each merged name is itself above the threshold to a name of the
   entity it joins. Two entities an undone merge marked ``distinct_from`` each other never merge
   again. The runner records each merge reversibly (SAME_AS).
-- ``decay_edge`` is seed 000's edge decay: once ``grace`` days have passed since an edge was
+- ``decay_edge`` is the edge decay: once ``grace`` days have passed since an edge was
   created or last reinforced, its confidence drops linearly by ``per_window`` for every whole
   ``window`` days, never below ``floor`` (and an edge already below the floor is left alone).
   The windows already applied are remembered against the reinforcement time they were counted
   from, so a second run applies nothing twice and a reinforcement starts the count afresh.
-- ``prune_victims`` is seed 004's relation pruning (``ingest.linking.prune_plan``'s rule) on
+- ``prune_victims`` is the relation pruning (``ingest.linking.prune_plan``'s rule) on
   the cheapest prunable candidates the graph returned: above ``cap`` links, delete down to
   ``target``, related_to/co_activated first, then same_entity, then elaborates, lowest confidence
   first; supersedes, contradicts, causes (and merged_into, depends_on) are never candidates.

@@ -1,11 +1,11 @@
-"""The consolidation lease: at most one worker consolidates a namespace at a time (DESIGN §7).
+"""The consolidation lease: at most one worker consolidates a namespace at a time.
 
 Contract: the lease is a ``:Lease {namespace, holder, expires_at, epoch}`` node, one per namespace
 (a uniqueness constraint on its id makes the MERGE race-free). ``acquire`` takes it in one
 transaction — a conditional MERGE/SET that succeeds only when the lease is free, expired or
 already held by the caller — and raises :class:`LeaseHeld` naming the live holder otherwise; an
 expired lease (its worker died or hung) is taken over and the takeover is reported. A new run
-also advances the namespace's consolidation epoch, the clock seed 002's epoch-based cooldowns
+also advances the namespace's consolidation epoch, the clock the epoch-based cooldowns
 count in. ``renew`` extends a lease the caller still holds (the runner heartbeats between
 steps) and raises :class:`LeaseLost` when someone took it over; ``release`` gives it back. All
 times are the caller's ``now``, so tests control expiry.

@@ -50,7 +50,7 @@ LIVE = [s.value for s in TIERED_STATUSES]
 
 
 def _stability_filter(now: datetime, min_ratio: float) -> StabilityFilter:
-    """Seed 003's effective-stability tables and the t/S bound a candidate query tests."""
+    """The effective-stability tables and the t/S bound a candidate query tests."""
     return StabilityFilter(
         now_ms=int(now.timestamp() * 1000),
         min_ratio=min_ratio,
@@ -64,7 +64,7 @@ def _stability_filter(now: datetime, min_ratio: float) -> StabilityFilter:
 
 
 def rehearsal_filters(policy: Policy, now: datetime) -> dict[str, Any]:
-    """What ``find_rehearsal_candidates`` filters by: seed 003's stability tables and the
+    """What ``find_rehearsal_candidates`` filters by: the stability tables and the
     thresholds of the pure rules (a superset of the memories rehearsal or drift may touch)."""
     return {
         "utility_prior": UTILITY_PRIOR,
@@ -76,7 +76,7 @@ def rehearsal_filters(policy: Policy, now: datetime) -> dict[str, Any]:
 def transition_filters(policy: Policy, now: datetime) -> dict[str, Any]:
     """What ``find_transition_candidates`` filters by: the thresholds of the pure transition
     rules (a superset of the ACTIVE memories they may change; every other status is read). The
-    decay chain moves an ACTIVE memory only below seed 003's stale threshold, hence its t/S
+    decay chain moves an ACTIVE memory only below the stale threshold, hence its t/S
     bound; a second's slack on the archival age keeps the day count's rounding inside."""
     return {
         "speculative_below": policy.speculative_below,
@@ -92,7 +92,7 @@ def transition_filters(policy: Policy, now: datetime) -> dict[str, Any]:
 
 
 async def run_rehearsal(ctx: StepContext) -> None:
-    """Seed 004: rehearse endangered memories (×1.5, ≤ 50), drift utilities toward 0.5, replay
+    """: rehearse endangered memories (×1.5, ≤ 50), drift utilities toward 0.5, replay
     co-activated pairs (×1.02 each side)."""
     endangered_: list[Endangered] = []
     stability: dict[str, float] = {}
@@ -171,7 +171,7 @@ async def run_rehearsal(ctx: StepContext) -> None:
 
 
 async def run_state_transitions(ctx: StepContext) -> None:
-    """Seeds 000/003/004: the decay chain, speculative/commitment/foresight expiry, fact archival
+    """: the decay chain, speculative/commitment/foresight expiry, fact archival
     and the purge of soft-deleted memories past their retention period."""
     changes: list[StatusChange] = []
     purges: list[StatusChange] = []
@@ -218,7 +218,7 @@ async def run_state_transitions(ctx: StepContext) -> None:
 
 
 async def run_housekeeping(ctx: StepContext) -> None:
-    """Seed 004's capacity trim: above the cap, the lowest-utility live memories go dormant until
+    """The capacity trim: above the cap, the lowest-utility live memories go dormant until
     the target (90 % of the cap) is reached, at most ``caps.batch`` per run."""
     cap, target = ctx.policy.capacity_cap, ctx.policy.capacity_target
     if cap <= 0:

@@ -41,7 +41,7 @@ from kgmem.taxonomy import Category
 from kgmem.taxonomy.category_tables import DEFAULT_MEMORY_TYPE
 from kgmem.taxonomy.parsing import parse_enum
 
-THEME_IMPORTANCE = 0.8  # seed 004: theme-level memories are written at importance 0.8
+THEME_IMPORTANCE = 0.8  # theme-level memories are written at importance 0.8
 THEME_SOURCE = "consolidation"
 # Rows read from the (all-namespace) vector index per window memory before keeping this
 # namespace's top-k: room for other namespaces' copies of a text without missing our own.
@@ -118,7 +118,7 @@ def _theme_props(ctx: StepContext, merge_id: str, sources: Sequence[ThemeSource]
 
 
 async def run_redundancy(ctx: StepContext) -> None:
-    """Seeds 001/004: near-duplicates (vector index, cosine > 0.9) merge into the higher-utility
+    """: near-duplicates (vector index, cosine > 0.9) merge into the higher-utility
     memory; clusters of 5+ into a theme memory that keeps every specific. Reversible.
     Incremental: a run compares only a window of memories not compared since they were
     written or changed (``caps.redundancy_window``) with the whole namespace, and marks them
@@ -197,7 +197,7 @@ async def run_redundancy(ctx: StepContext) -> None:
 
 async def _similar_rows(ctx: StepContext, checking: list[str]) -> list[Row]:
     """The window's near-duplicate rows, read ``READ_CHUNK`` memories at a time until more
-    qualifying pairs are found than one run may decide (seed 004: max 50 comparisons per
+    qualifying pairs are found than one run may decide (max 50 comparisons per
     cycle): the rest of the window could only add pairs the cap leaves over, and no memory is
     marked checked in a capped run, so the next run reads them again."""
     threshold = ctx.policy.redundancy_similarity

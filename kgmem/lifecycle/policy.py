@@ -8,12 +8,12 @@ bundles every threshold a step uses; ``Policy.from_settings`` reads the lifecycl
 :class:`~kgmem.settings.Settings`. Pure data, no I/O.
 
 Steps always run in the order of :class:`StepName`, whatever order the caller names them in:
-seed 004's dream-cycle order (rehearse before forgetting, forget before restructuring), with
+the dream-cycle order (rehearse before forgetting, forget before restructuring), with
 every step that changes what another one reads placed before it — contradictions before
 redundancy (the older side is not merged), merges and the capacity trim before tiering (a theme
 memory or a merged entity is tiered in the same run), tiering before topics and centrality (which
 measure the live graph) — so one run reaches the state a second run leaves unchanged. Session
-distillation runs after the merges (seed 002 distils before its merge pass; here a note merged
+distillation runs after the merges (kgmem distils before its merge pass; here a note merged
 away is not distilled) and before the trim, tiers, topics and centrality, so a new snapshot is
 trimmed, tiered, clustered and ranked in the run that wrote it. Summaries run after topics: they
 read the settled memberships — entities merged, memories merged, trimmed and tiered — and rank
@@ -43,17 +43,17 @@ if TYPE_CHECKING:
 class StepName(StrEnum):
     """The consolidation steps, by their public names, in the order they run."""
 
-    REHEARSAL = "rehearsal"  # seed 004: rehearsal, utility drift, synaptic replay
-    STATE_TRANSITIONS = "state_transitions"  # seeds 000/003/004: decay chain, expiries, purge
-    CONTRADICTIONS = "contradictions"  # seed 004: older side dormant; DEPENDS_ON cascade
-    REDUNDANCY = "redundancy"  # seeds 001/004: near-duplicate merges, theme memories
-    ENTITIES = "entities"  # seeds 000/004: entity merges (name, embedding), edge decay, pruning
-    DISTILLATION = "distillation"  # seed 002: 3+ session notes → a status snapshot
-    HOUSEKEEPING = "housekeeping"  # seed 004: capacity trim
-    TIERS = "tiers"  # seeds 001/002/004: promotion, demotion, the core gate, the hot tier
-    TOPICS = "topics"  # seed 002: community detection → a named :Topic tree
-    SUMMARIES = "summaries"  # seeds 000/001/004: entity profiles, category summaries (debounced)
-    CENTRALITY = "centrality"  # seed 000: PageRank written back for ranking
+    REHEARSAL = "rehearsal"  # rehearsal, utility drift, synaptic replay
+    STATE_TRANSITIONS = "state_transitions"  # decay chain, expiries, purge
+    CONTRADICTIONS = "contradictions"  # older side dormant; DEPENDS_ON cascade
+    REDUNDANCY = "redundancy"  # near-duplicate merges, theme memories
+    ENTITIES = "entities"  # entity merges (name, embedding), edge decay, pruning
+    DISTILLATION = "distillation"  # 3+ session notes → a status snapshot
+    HOUSEKEEPING = "housekeeping"  # capacity trim
+    TIERS = "tiers"  # promotion, demotion, the core gate, the hot tier
+    TOPICS = "topics"  # community detection → a named :Topic tree
+    SUMMARIES = "summaries"  # entity profiles, category summaries (debounced)
+    CENTRALITY = "centrality"  # PageRank written back for ranking
 
 
 STEP_ORDER: tuple[StepName, ...] = tuple(StepName)
@@ -86,11 +86,11 @@ MAX_CAP = 100_000  # beyond this a "cap" bounds nothing: refuse it as a mistake
 
 @dataclass(frozen=True)
 class Caps:
-    """Per-run bounds (seed 004): how much one run may change, so every run stays bounded.
+    """Per-run bounds (docs/lifecycle.md): how much one run may change, so every run stays bounded.
 
-    ``batch`` is seed 004's B4 cap (500 memories per consolidation batch): the most memories (or
-    edges) one step changes in one run, and the page size of every scan. ``rehearsal`` is seed
-    004's 50 rehearsals per cycle and ``redundancy`` its 50 comparisons per cycle (near-duplicate
+    ``batch`` is the B4 cap (500 memories per consolidation batch): the most memories (or
+    edges) one step changes in one run, and the page size of every scan. ``rehearsal`` is the
+    50 rehearsals per cycle and ``redundancy`` its 50 comparisons per cycle (near-duplicate
     pairs considered); ``redundancy_window`` bounds how many not-yet-compared memories one run
     compares with the whole namespace (the rest wait for the next run). ``cascade`` bounds the
     memories one invalidation cascade flags, ``entity_merges`` the entity merges, ``summaries``
@@ -137,49 +137,49 @@ class Policy:
 
     retention_model: RetentionModel = DEFAULT_RETENTION_MODEL
     regularisation: Regularisation = DEFAULT_REGULARISATION
-    # seed 003: DELETED is purged after PurgeRetentionDays (90)
+    # DELETED is purged after PurgeRetentionDays (90)
     purge_after_days: float = 90.0
-    # seed 000: speculative (confidence < 0.40) expires after 30 days unconfirmed
+    # speculative (confidence < 0.40) expires after 30 days unconfirmed
     speculative_below: float = 0.40
     speculative_ttl_days: float = 30.0
-    # seed 000: resolved commitments are removed after commitmentDecayDays (90)
+    # resolved commitments are removed after commitmentDecayDays (90)
     commitment_decay_days: float = 90.0
-    # seed 000: factArchival* defaults
+    # factArchival* defaults
     fact_archival: bool = True
     fact_archival_age_days: float = 90.0
     fact_archival_max_importance: float = 0.3
     fact_archival_max_access: int = 2
-    # seed 004: rehearsal is a daily cron; a memory is rehearsed at most once per day
+    # rehearsal is a daily cron; a memory is rehearsed at most once per day
     rehearsal_cooldown_days: float = 1.0
-    # seed 004: co-activation pairs with count >= 3 are the ones that matter
+    # co-activation pairs with count >= 3 are the ones that matter
     replay_min_count: int = 3
-    # seed 004: capacity trim above 500 active memories, down to 450 (0 = off)
+    # capacity trim above 500 active memories, down to 450 (0 = off)
     capacity_cap: int = 500
     capacity_target_ratio: float = 0.9
-    # seed 004: relation pruning at 1000 links, down to 900 (0 = off)
+    # relation pruning at 1000 links, down to 900 (0 = off)
     relation_cap: int = 1000
     relation_target_ratio: float = 0.9
-    # seed 000: linear edge-confidence decay per window after a grace period, floored
+    # linear edge-confidence decay per window after a grace period, floored
     edge_decay_grace_days: float = 30.0
     edge_decay_window_days: float = 30.0
     edge_decay_per_window: float = 0.05
     edge_decay_floor: float = 0.1
-    # seed 004: cosine > 0.9 is redundant; seed 001: clusters of 5+ become a theme memory
+    # cosine > 0.9 is redundant; clusters of 5+ become a theme memory
     redundancy_similarity: float = 0.9
     redundancy_top_k: int = 5
     theme_min_cluster: int = 5
     # DEPENDS_ON cascade depth (premise → conclusion → ...)
     cascade_depth: int = 3
-    # entity merges by name embedding (all-MiniLM-L6-v2): seed 004's "cosine > 0.9 is the same".
+    # entity merges by name embedding (all-MiniLM-L6-v2): the "cosine > 0.9 is the same".
     # Measured on name pairs: spellings of one entity score 0.90-0.96 (NYC ~ New York City 0.918,
     # Mt. Everest 0.921, St. Petersburg 0.959), different ones at most 0.89 (John Smith ~ John
     # Smith Jr. 0.891, North ~ South Korea 0.872; names differing in a number never merge). The
     # write path matches at 0.93 against 3 neighbours; the job sees every pair. 1.0 = off.
     entity_similarity: float = 0.9
     entity_similarity_top_k: int = 10
-    # entity profiles for entities with >= 3 active memories (seed 004's convergent evidence: 3
+    # entity profiles for entities with >= 3 active memories (the convergent evidence: 3
     # memories sharing an entity make it semantic knowledge); category summaries once a category
-    # holds 10+ active memories (seed 004's category summary trigger)
+    # holds 10+ active memories (the category summary trigger)
     profile_min_memories: int = 3
     category_summary_min: int = 10
     # the topic tree's parent level: the same modularity objective as the leaves at a quarter of

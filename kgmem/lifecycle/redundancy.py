@@ -1,14 +1,14 @@
 """The redundancy step's rules: near-duplicate clusters → merges, clusters of 5+ → a theme memory.
 
 Contract, pure over plain records: ``plan_clusters`` takes the similar pairs GDS kNN found (cosine
-similarity, seed 004: > 0.9 is redundant), keeps the ``cap`` most similar (seed 004: 50
+similarity, > 0.9 is redundant), keeps the ``cap`` most similar (50
 comparisons per cycle), joins them into connected clusters and decides each one. A cluster whose
-mergeable members (not pinned, not immutable — seed 004's truth anchors are never consolidated)
-number ``theme_min`` or more (seed 001: "merge clusters of 5+") becomes a theme memory that
+mergeable members (not pinned, not immutable — the truth anchors are never consolidated)
+number ``theme_min`` or more ("merge clusters of 5+") becomes a theme memory that
 absorbs them; a smaller one keeps its best memory — an anchored one first, then the higher
-utility (seed 004), importance, accesses, the older — and merges the others into it.
+utility (docs/lifecycle.md), importance, accesses, the older — and merges the others into it.
 ``theme_content`` folds every member's text through write-time synthesis, which never drops a
-name, number or date (seed 002: "preserve ALL specific details"); when one member already says
+name, number or date ("preserve ALL specific details"); when one member already says
 everything, it is the survivor and no theme is written. Merges are recorded reversibly by the
 runner (MERGED_INTO with the loser's previous status and tier). GDS reports cosine kNN
 similarity as (1 + cos) / 2; ``cosine_from_gds`` and ``gds_cutoff`` convert.

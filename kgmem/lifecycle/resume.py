@@ -1,14 +1,14 @@
-"""Seed 002's resume: the context an agent needs to pick up where it left off, within a budget.
+"""The resume: the context an agent needs to pick up where it left off, within a budget.
 
-Contract: ``resume(graph, namespace, token_budget, now)`` reads (never touches: seed 002, "resume
-doesn't touch memories") the namespace and ``default`` (seed 002 merges the shared namespace in,
-as recall does) and returns a :class:`ResumeContext` with four sections in seed 002's order and
-format — Core (live core-tier memories, full text, by seed 002's ``memory_weight``), Recent
+Contract: ``resume(graph, namespace, token_budget, now)`` reads (never touches: , "resume
+doesn't touch memories") the namespace and ``default`` (kgmem merges the shared namespace in,
+as recall does) and returns a :class:`ResumeContext` with four sections in the order and
+format — Core (live core-tier memories, full text, by the ``memory_weight``), Recent
 (non-core memories created or changed in the last ``recent_hours``, newest first), Topics (the
 consolidation job's topics with member counts, largest first, plus memory counts by tier) and
 Triggers (``trigger:*`` tags by use); topics show as a tree, subtopics indented under their parent
 topic and shown only with it. ``render`` is pure: each section gets a share of the
-budget (seed 002's ~2k / ~1k / ~400 / ~150 tokens, scaled), unused share flows to the next, an
+budget (the ~2k / ~1k / ~400 / ~150 tokens, scaled), unused share flows to the next, an
 item is shown whole or not at all, and the text never exceeds the budget at seed-style
 approximate tokens (characters / 4, rounded up per line).
 """
@@ -27,11 +27,11 @@ from kgmem.graph.client import GraphClient
 from kgmem.recall.query import recall_namespaces
 
 MIN_BUDGET, MAX_BUDGET = 50, 100_000
-DEFAULT_BUDGET = 3_600  # seed 002: ~2k core + ~1k recent + ~400 topics + ~150 triggers
+DEFAULT_BUDGET = 3_600  # ~2k core + ~1k recent + ~400 topics + ~150 triggers
 SHARES = (("core", 0.55), ("recent", 0.28), ("topics", 0.12), ("triggers", 0.05))
 ITEM_LIMIT = 200  # rows fetched per section; the budget decides how many are shown
 TIER_ORDER = ("core", "semantic", "episodic", "working", "dormant")
-# seed 002's memory_weight: kind bias (procedural +0.15, episodic -0.1) and layer bias (core +0.1)
+# the memory_weight: kind bias (procedural +0.15, episodic -0.1) and layer bias (core +0.1)
 KIND_BIAS = {"procedure": 0.15, "fact": 0.0, "narrative": -0.1}
 CORE_BIAS = 0.1
 
@@ -51,7 +51,7 @@ def check_budget(value: object) -> int:
 
 
 def memory_weight(m: Mapping[str, Any]) -> float:
-    """Seed 002: importance + repetition and access bonuses (log-scaled, capped) + kind bias +
+    """: importance + repetition and access bonuses (log-scaled, capped) + kind bias +
     layer bias (every resume core memory is in the core tier)."""
     reps = max(0, int(m.get("repetition_count") or 1) - 1)  # kgmem counts the first statement
     rep_bonus = min(0.7, 0.17 * math.log1p(reps))
@@ -126,7 +126,7 @@ def topic_tree(topics: Sequence[Mapping[str, Any]]) -> list[tuple[int, Mapping[s
 def _topic_section(
     w: _Writer, header: str, topics: Sequence[Mapping[str, Any]], allowance: int
 ) -> tuple[list[dict[str, Any]], int]:
-    """Seed 002's topic index as a tree (subtopics indented under their parent, shown only with
+    """The topic index as a tree (subtopics indented under their parent, shown only with
     it), numbered kb1, kb2, ... in tree order; whole lines only, within the allowance."""
     shown: list[dict[str, Any]] = []
     shown_ids: set[Any] = set()

@@ -1,16 +1,16 @@
-"""Retention computed from timestamps at read time (DESIGN §6).
+"""Retention computed from timestamps at read time (docs/lifecycle.md).
 
 Contract: pure functions over plain values and :class:`RetentionInput` records; no clock, no I/O.
-``effective_stability`` is the memory's stability in days: seed 003's per-category base stability ×
-(1 + ln(1 + access_count) × 0.5) × the memory's own stability multiplier, divided by seed 004's tier
-decay multiplier (dormant is frozen: infinite stability) and by 3 for auto-extracted memories (seed
-001's trust-weighted decay). ``fsrs_retention`` is seed 004's FSRS-6 power law R = (1 +
-t/(9S))^(-1/0.5) and ``exp_retention`` seed 003's e^(-t/S); both are 1 at t = 0, stay in (0, 1] and
+``effective_stability`` is the memory's stability in days: the per-category base stability ×
+(1 + ln(1 + access_count) × 0.5) × the memory's own stability multiplier, divided by the tier
+decay multiplier (dormant is frozen: infinite stability) and by 3 for auto-extracted memories (the
+trust-weighted decay). ``fsrs_retention`` is the FSRS-6 power law R = (1 +
+t/(9S))^(-1/0.5) and ``exp_retention`` the e^(-t/S); both are 1 at t = 0, stay in (0, 1] and
 never rise with t. ``retention`` applies one of them to a record, measuring t from its last access
-(or creation) and stopping the clock when the memory went dormant, then applies seed 001's retention
+(or creation) and stopping the clock when the memory went dormant, then applies the retention
 regularisation (``l2`` | ``huber`` | ``elastic``, see ``regularise_retention``). The state it
-implies (seed 003's decay chain) is :mod:`kgmem.lifecycle.decay_state`. Bad input (NaN, negative
-counts, naive datetimes, unknown categories) raises ``InvalidInput``. Seed 002's kind-specific decay
+implies (the decay chain) is :mod:`kgmem.lifecycle.decay_state`. Bad input (NaN, negative
+counts, naive datetimes, unknown categories) raises ``InvalidInput``. The kind-specific decay
 is an epoch-based *importance* decay run by consolidation, not a retention curve, so it is not here.
 """
 
@@ -35,22 +35,22 @@ RetentionModel = Literal["fsrs", "exp"]
 Regularisation = Literal["l2", "huber", "elastic"]
 RETENTION_MODELS: tuple[RetentionModel, ...] = get_args(RetentionModel)
 REGULARISATIONS: tuple[Regularisation, ...] = get_args(Regularisation)
-DEFAULT_RETENTION_MODEL: RetentionModel = "fsrs"  # DESIGN §6: FSRS-6 power law
-# Seed 001 defaults to huber because its base curve is exponential and huber fattens that curve's
+DEFAULT_RETENTION_MODEL: RetentionModel = "fsrs"  # docs/lifecycle.md: FSRS-6 power law
+# kgmem defaults to huber because its base curve is exponential and huber fattens that curve's
 # tail. kgmem's base curve is FSRS-6's power law, whose tail is already heavier than any
-# exponential; huber on top would fatten it twice and move seed 003's state thresholds. So the
+# exponential; huber on top would fatten it twice and move the state thresholds. So the
 # default is l2, the identity (the base curve as is); huber and elastic are opt-in settings.
 DEFAULT_REGULARISATION: Regularisation = "l2"
 
-# Seed 003: effective_stability = base × (1 + ln(1 + access_count) × 0.5).
+# effective_stability = base × (1 + ln(1 + access_count) × 0.5).
 ACCESS_STABILITY_WEIGHT = 0.5
-# Seed 004's FSRS-6 curve: R = (1 + t / (FSRS_FACTOR × S)) ^ (-1 / FSRS_DECAY).
+# The FSRS-6 curve: R = (1 + t / (FSRS_FACTOR × S)) ^ (-1 / FSRS_DECAY).
 FSRS_FACTOR = 9.0
 FSRS_DECAY = 0.5
-# Seed 001: "auto-extracted: 3x faster decay" than human-authored memories.
+# "auto-extracted: 3x faster decay" than human-authored memories.
 AUTO_EXTRACTED_DECAY = 3.0
 HUMAN_TRUST = 1.0
-# Seed 004 demotes semantic -> dormant; a dormant memory's pre-freeze stretch decays at that rate.
+# kgmem demotes semantic -> dormant; a dormant memory's pre-freeze stretch decays at that rate.
 DORMANT_FROM_TIER = Tier.SEMANTIC
 HUBER_DELTA = 1.0  # root-loss where huber turns linear: at R = e^-1, the e-folding point
 ELASTIC_THRESHOLD = 0.05  # L1 soft threshold: retention below 5% becomes exactly 0
@@ -80,10 +80,10 @@ def known_since(event_at: datetime | None, recorded_at: datetime | None) -> date
 
 
 def is_auto_extracted(source: str) -> bool:
-    """Whether seed 001's 3× trust-weighted decay applies to a memory from ``source``.
+    """Whether the 3× trust-weighted decay applies to a memory from ``source``.
 
-    Seed 001 splits memories into human-authored (full half-life) and auto-extracted (3× faster).
-    kgmem records who authored the content in ``source`` with seed 001's trust scale (human 1.0,
+    kgmem splits memories into human-authored (full half-life) and auto-extracted (3× faster).
+    kgmem records who authored the content in ``source`` with the trust scale (human 1.0,
     agent 0.7, ingest 0.5; aliases and unknown sources resolve through ``source_trust``). Only
     full trust is human-authored: ``agent`` memories were written by a model (LLM extraction,
     consolidation, dream synthesis) and ``ingest`` ones by bulk import, observers or replay, so
@@ -104,8 +104,8 @@ def effective_stability(
 ) -> float:
     """Stability in days; ``math.inf`` for a dormant (frozen) memory.
 
-    The defaults (semantic tier, human source) make this exactly seed 003's formula. A pinned
-    memory still decays (seed 004 pins flashbulb memories *and* boosts their stability, so pinning
+    The defaults (semantic tier, human source) make this exactly the formula. A pinned
+    memory still decays (kgmem pins flashbulb memories *and* boosts their stability, so pinning
     does not stop decay) but never faster than human-authored semantic knowledge: the working and
     episodic accelerations and the auto-extracted penalty do not apply to it.
     """
@@ -116,7 +116,7 @@ def effective_stability(
     if not mult > 0.0:
         raise InvalidInput(f"stability_multiplier must be positive, got {mult}")
     decay = TIER_DECAY_MULTIPLIER[tier_]
-    if decay == 0.0:  # seed 004: dormant = "no decay, frozen in cold storage"
+    if decay == 0.0:  # dormant = "no decay, frozen in cold storage"
         return math.inf
     if pinned:
         decay = min(decay, TIER_DECAY_MULTIPLIER[Tier.SEMANTIC])
@@ -136,7 +136,7 @@ def _curve_args(t_days: float, stability_days: float) -> tuple[float, float]:
 
 
 def fsrs_retention(t_days: float, stability_days: float) -> float:
-    """Seed 004's FSRS-6 power law (1 + t/(9S))^-2: 1 at t = 0, in (0, 1], never rising in t."""
+    """The FSRS-6 power law (1 + t/(9S))^-2: 1 at t = 0, in (0, 1], never rising in t."""
     t, s = _curve_args(t_days, stability_days)
     if math.isinf(s):  # frozen: no decay at all
         return 1.0
@@ -147,7 +147,7 @@ def fsrs_retention(t_days: float, stability_days: float) -> float:
 
 
 def exp_retention(t_days: float, stability_days: float) -> float:
-    """Seed 003's Ebbinghaus curve e^(-t/S) (S is an e-folding time: R(S) ≈ 0.37), in (0, 1]."""
+    """The Ebbinghaus curve e^(-t/S) (S is an e-folding time: R(S) ≈ 0.37), in (0, 1]."""
     t, s = _curve_args(t_days, stability_days)
     if math.isinf(s):
         return 1.0
@@ -161,9 +161,9 @@ def regularise_retention(
     huber_delta: float = HUBER_DELTA,
     elastic_threshold: float = ELASTIC_THRESHOLD,
 ) -> float:
-    """Seed 001's retention regularisation, applied to a retention estimate in [0, 1].
+    """The retention regularisation, applied to a retention estimate in [0, 1].
 
-    Reading of seed 001: each mode is a penalty on forgetting. Let ℓ = −ln R be the forgetting loss
+    Reading: each mode is a penalty on forgetting. Let ℓ = −ln R be the forgetting loss
     a curve has accumulated; the classic Ebbinghaus exponent ℓ = t/S is the *square* of the root
     residual u = √ℓ, so plain L2 is the base curve itself (``l2`` = identity). ``huber`` keeps
     u² while u ≤ δ ("matches L2 near-term") and switches to Huber's linear 2δu − δ² beyond
@@ -172,7 +172,7 @@ def regularise_retention(
     smooth decay; its proximal step is a soft threshold τ, renormalised so a just-accessed memory
     stays at 1: R' = max(0, R − τ)/(1 − τ). Weak memories (R < τ) drop to exactly 0 ("sparse")
     while strong ones barely move. Every mode maps 1 to 1 and is non-decreasing in R, so none can
-    make retention rise with time. Seed 001's access reinforcement (log-scaled, capped) is
+    make retention rise with time. The access reinforcement (log-scaled, capped) is
     already kgmem's ln(1 + access_count) stability factor, so it is not added a second time.
     """
     r = check_unit(retention, what="retention")
@@ -218,7 +218,7 @@ class RetentionInput:
 
 def elapsed_days(memory: RetentionInput, now: datetime) -> float:
     """Days of decay since the last access (or creation); a dormant memory's clock stopped when it
-    froze, so later time does not count (seed 004: dormant = frozen)."""
+    froze, so later time does not count (dormant = frozen)."""
     anchor = check_aware(memory.created_at, what="created_at")
     if memory.last_accessed is not None:  # the later one: bad data must not add decay
         anchor = max(anchor, check_aware(memory.last_accessed, what="last_accessed"))

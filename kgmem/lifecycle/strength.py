@@ -1,13 +1,13 @@
 """How use changes a memory: dual strength, stability growth on access, boosts, utility.
 
 Contract: pure functions over plain numbers and :class:`DualStrength`; no clock, no I/O; bad input
-(NaN, a value outside its range, a naive datetime) raises ``InvalidInput``. Seed 004's dual
+(NaN, a value outside its range, a naive datetime) raises ``InvalidInput``. The dual
 strength keeps storage in [1, 10] (rises with every successful retrieval, never decays) and
 retrieval in [0, 1] (FSRS decay, back to 1 on access). ``after_access`` grows the memory's
 stability multiplier FSRS-style (a retrieval at low retention grows it more: the spacing effect);
-it and every boost here (seed 004's 2% neighbour and Hebbian co-activation boosts, ×1.5
+it and every boost here (the 2% neighbour and Hebbian co-activation boosts, ×1.5
 rehearsal) never lower the multiplier and never push it past ``MAX_STABILITY_MULTIPLIER``.
-``utility_drift`` and ``utility_update`` are seed 004's utility rules; drift moves towards the 0.5
+``utility_drift`` and ``utility_update`` are the utility rules; drift moves towards the 0.5
 prior and never crosses it.
 """
 
@@ -21,10 +21,10 @@ from kgmem.errors import InvalidInput
 from kgmem.lifecycle.retention import days_between, fsrs_retention
 from kgmem.validation import check_count, check_number, check_unit
 
-# --- Dual strength (seed 004, "Dual Strength Model (v8)") --------------------------------------
+# --- Dual strength (, "Dual Strength Model (v8)") --------------------------------------
 
 STORAGE_MIN, STORAGE_MAX = 1.0, 10.0
-# Seed 004 says storage "increases with each successful retrieval" but not by how much. kgmem adds
+# kgmem says storage "increases with each successful retrieval" but not by how much. kgmem adds
 # 0.5 for an easy retrieval up to 1.0 for one at retrieval strength 0 (Bjork's desirable
 # difficulty, the same spacing effect FSRS uses): 9 to 18 retrievals take storage from 1 to 10.
 STORAGE_GAIN_MIN = 0.5
@@ -50,7 +50,7 @@ def retrieval_at(
     ds: DualStrength, last_access: datetime, now: datetime, stability_days: float
 ) -> float:
     """Retrieval strength at ``now``: the stored value decayed by the FSRS-6 curve since the last
-    access (seed 004: "retrieval ... FSRS decay"). Storage never decays."""
+    access ("retrieval ... FSRS decay"). Storage never decays."""
     return ds.retrieval * fsrs_retention(days_between(last_access, now), stability_days)
 
 
@@ -82,13 +82,13 @@ def on_access(
 MAX_STABILITY_MULTIPLIER = 100.0
 # FSRS's stability increase on a successful review is 1 + a·S^-b·(e^{c(1-R)} - 1). kgmem takes
 # a = 1, b = 0.2, c = 1: a re-access at R = 0.9 gives about ×1.1 (kgmem's reinforcement boost), one
-# at R = 0.3 (seed 004's "endangered") about ×2, an immediate re-access (R = 1) nothing.
+# at R = 0.3 (the "endangered") about ×2, an immediate re-access (R = 1) nothing.
 ACCESS_GAIN = 1.0
 ACCESS_SATURATION = 0.2
 ACCESS_SPACING = 1.0
-NEIGHBOUR_BOOST = 1.02  # seed 004: accessed memory's neighbours get +2% (A-MEM, spreading)
-COACTIVATION_BOOST = 1.02  # seed 004: Hebbian co-activation, memories retrieved together +2%
-REHEARSAL_BOOST = 1.5  # seed 004: endangered memories (R < 0.3) rehearsed at ×1.5
+NEIGHBOUR_BOOST = 1.02  # accessed memory's neighbours get +2% (A-MEM, spreading)
+COACTIVATION_BOOST = 1.02  # Hebbian co-activation, memories retrieved together +2%
+REHEARSAL_BOOST = 1.5  # endangered memories (R < 0.3) rehearsed at ×1.5
 REHEARSE_BELOW = 0.3
 
 
@@ -115,7 +115,7 @@ def after_access(
 
     FSRS-style: growth is e^(1−R) − 1, so a retrieval at low retention strengthens more (the
     spacing effect), and it saturates as the memory's whole relative stability F grows (FSRS's
-    S^-0.2): F = multiplier × seed 003's (1 + 0.5·ln(1 + access_count)), the access count before
+    S^-0.2): F = multiplier × the (1 + 0.5·ln(1 + access_count)), the access count before
     this access. Never lowers the multiplier; bounded by MAX_STABILITY_MULTIPLIER.
     """
     mult = _multiplier(stability_multiplier)
@@ -131,26 +131,26 @@ def after_access(
 
 
 def neighbour_boost(stability_multiplier: float) -> float:
-    """Seed 004's spreading-activation boost for a neighbour of an accessed memory: ×1.02."""
+    """The spreading-activation boost for a neighbour of an accessed memory: ×1.02."""
     return boost(stability_multiplier, NEIGHBOUR_BOOST)
 
 
 def coactivation_boost(stability_multiplier: float) -> float:
-    """Seed 004's Hebbian boost for memories retrieved together in one query: ×1.02."""
+    """The Hebbian boost for memories retrieved together in one query: ×1.02."""
     return boost(stability_multiplier, COACTIVATION_BOOST)
 
 
 def needs_rehearsal(retention: float) -> bool:
-    """Seed 004's testing-effect target: FSRS retention below 0.3."""
+    """The testing-effect target: FSRS retention below 0.3."""
     return check_unit(retention, what="retention") < REHEARSE_BELOW
 
 
 def rehearse(stability_multiplier: float) -> float:
-    """Seed 004's rehearsal of an endangered memory: ×1.5, "simulating successful retrieval"."""
+    """The rehearsal of an endangered memory: ×1.5, "simulating successful retrieval"."""
     return boost(stability_multiplier, REHEARSAL_BOOST)
 
 
-# --- Utility (seed 004, "three pure functions for memory usefulness tracking") --------------------
+# --- Utility (docs/lifecycle.md) --------------------
 
 UTILITY_PRIOR = 0.5
 UTILITY_DRIFT_PER_DAY = 0.01
@@ -158,7 +158,7 @@ UTILITY_ALPHA = 0.1
 
 
 def utility_drift(utility: float, days: float) -> float:
-    """Seed 004's u + 0.01·days·(0.5 − u), with the step capped at the whole gap: after 100+
+    """The u + 0.01·days·(0.5 − u), with the step capped at the whole gap: after 100+
     unused days the formula would overshoot 0.5, and a prior is where drift stops, not a pivot."""
     u = check_unit(utility, what="utility")
     step = min(1.0, UTILITY_DRIFT_PER_DAY * check_number(days, what="days", low=0.0))
@@ -168,7 +168,7 @@ def utility_drift(utility: float, days: float) -> float:
 
 
 def utility_update(utility: float, success: bool, alpha: float = UTILITY_ALPHA) -> float:
-    """Seed 004's u + α(target − u), target 1 on success and 0 on failure (α = 0.1: one bad
+    """The u + α(target − u), target 1 on success and 0 on failure (α = 0.1: one bad
     session does not sink a useful memory)."""
     u = check_unit(utility, what="utility")
     a = check_unit(alpha, what="alpha")

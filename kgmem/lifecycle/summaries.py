@@ -2,7 +2,7 @@
 
 Contract, pure over plain records. ``fingerprint`` condenses the set of memories a summary is
 built from (their ids and content hashes, order-free) into a short digest; the runner stores it
-with the summary and rebuilds only when the live memories behind it changed — seed 004's
+with the summary and rebuilds only when the live memories behind it changed — the
 debounce made exact, so an unchanged graph never pays for a rebuild and a second run writes
 nothing. ``rank_sources`` orders the candidate memories by centrality (the PageRank the
 centrality step wrote, normalised within the group), utility and importance; ``extractive``
@@ -11,7 +11,7 @@ budget, and says whether it had to leave any out (in ``auto`` LLM mode only such
 to the LLM). ``SUMMARY_SYSTEM``/``SUMMARY_SCHEMA``/``summary_prompt``/``parse_llm_summary`` are
 the same summary written by an LLM, which must keep every specific (names, numbers, dates) of the
 sentences it was shown, else the local one is kept. ``category_summary_props`` is the memory a
-category summary is stored as: seed 004's semantic-tier memory at importance 0.8, updated in
+category summary is stored as: the semantic-tier memory at importance 0.8, updated in
 place, tagged so the core gate never promotes it.
 """
 
@@ -29,7 +29,7 @@ from kgmem.lifecycle.records import derived_memory_props
 
 PROFILE_SENTENCES, PROFILE_CHARS = 5, 600
 CATEGORY_SENTENCES, CATEGORY_CHARS = 8, 1200
-SUMMARY_IMPORTANCE = 0.8  # seed 004: "stored as a semantic-tier memory with importance 0.8"
+SUMMARY_IMPORTANCE = 0.8  # "stored as a semantic-tier memory with importance 0.8"
 CATEGORY_SUMMARY = "category_summary"  # Memory.synthesis of a category summary
 SUMMARY_TAGS = ("category-summary", "auto-distilled")  # auto-distilled: never promoted to core
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=\S)")
@@ -153,7 +153,7 @@ def category_summary_props(
     source_trust: float,
     now: datetime,
 ) -> dict[str, Any]:
-    """A new category summary memory (seed 004: semantic tier, importance 0.8)."""
+    """A new category summary memory (semantic tier, importance 0.8)."""
     return derived_memory_props(
         memory_id=memory_id,
         content=content,

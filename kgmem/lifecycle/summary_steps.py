@@ -47,7 +47,7 @@ from kgmem.taxonomy.category_tables import DEFAULT_MEMORY_TYPE
 from kgmem.taxonomy.parsing import parse_enum
 
 SOURCES_PER_SUMMARY = 30  # the best-ranked memories a summary is written from
-LLM_SUMMARY_CALLS = 20  # LLM rewrites per run, like seed 002's 20 gate reviews per cycle
+LLM_SUMMARY_CALLS = 20  # LLM rewrites per run, like the 20 gate reviews per cycle
 
 
 def _source(row: dict[str, Any]) -> SourceMemory:
@@ -82,7 +82,7 @@ async def _written(
             SUMMARY_SCHEMA,
             "summary",
         )
-    except LLMError as exc:  # the extractive summary stands (seed 002: the LLM is optional)
+    except LLMError as exc:  # the extractive summary stands (the LLM is optional)
         log.warning("summary LLM failed for %s, keeping the local summary: %s", subject, exc)
         ctx.stat("summary_llm_failed")
         return extract.text, "local"
@@ -145,7 +145,7 @@ async def _due_categories(ctx: StepContext, room: int) -> tuple[list[dict[str, A
 
 
 async def run_summaries(ctx: StepContext) -> None:
-    """Seeds 000/001/004: entity profiles and per-category summaries, rebuilt only when the
+    """: entity profiles and per-category summaries, rebuilt only when the
     memories behind them changed."""
     profiles_due, n_profiles = await _due_profiles(ctx)
     categories_due, n_categories = await _due_categories(

@@ -2,12 +2,12 @@
 
 Contract: like every runner, it reads, decides with the pure rules (:mod:`~kgmem.lifecycle.tiers`,
 :mod:`~kgmem.lifecycle.gate`) and writes all it decided in one transaction. The reads are
-set-based so a large namespace ships only what may change: seed 004's co-occurrence count runs
+set-based so a large namespace ships only what may change: the co-occurrence count runs
 in Cypher (``find_shared_entities``, thresholds passed from :mod:`~kgmem.lifecycle.tiers`), the
 scan reads only the candidates whose necessary conditions hold (``find_tier_candidates``, a
 superset of what the rules move or gate) in id order and stops once both caps are spent — a
 memory after that point could change nothing this run — and the hot-tier refresh reads the hot
-memories and those passing seed 004's hot filter (``find_hot_candidates``). Tests prove the
+memories and those passing the hot filter (``find_hot_candidates``). Tests prove the
 Cypher filters agree with the pure rules on the threshold edges.
 """
 
@@ -46,11 +46,11 @@ from kgmem.recall.diversity import HOT_MAX_AGE, HOT_MIN_ACCESS, HOT_MIN_UTILITY
 from kgmem.taxonomy import Tier
 
 LIVE = [s.value for s in TIERED_STATUSES]
-LLM_GATE_CALLS = 20  # seed 002 reviews at most 20 memories per cycle with the LLM
+LLM_GATE_CALLS = 20  # kgmem reviews at most 20 memories per cycle with the LLM
 
 
 async def shared_entities_of(ctx: StepContext) -> frozenset[str]:
-    """Seed 004's shared entities, counted on the server with the pure rule's thresholds."""
+    """The shared entities, counted on the server with the pure rule's thresholds."""
     ids = await tier_repository.find_shared_entities(
         ctx.graph,
         namespace=ctx.namespace,
@@ -74,7 +74,7 @@ def candidate_filters(shared: frozenset[str]) -> dict[str, Any]:
 
 
 async def hot_pool_of(ctx: StepContext) -> list[MemoryRecord]:
-    """The memories in the hot tier now and those passing seed 004's hot filter but the tier."""
+    """The memories in the hot tier now and those passing the hot filter but the tier."""
     rows = await tier_repository.find_hot_candidates(
         ctx.graph,
         namespace=ctx.namespace,
@@ -97,7 +97,7 @@ async def _llm_verdict(ctx: StepContext, m: MemoryRecord) -> GateVerdict | None:
         return None
     try:
         result = await ctx.llm.complete_json(GATE_SYSTEM, gate_prompt(m), GATE_SCHEMA, "core_gate")
-    except LLMError as exc:  # the heuristic decides instead (seed 002: LLM optional)
+    except LLMError as exc:  # the heuristic decides instead (LLM optional)
         log.warning("core gate LLM failed for %s, using the heuristic: %s", m.id, exc)
         ctx.stat("gate_llm_failed")
         return None
@@ -119,7 +119,7 @@ def _wants_llm(ctx: StepContext, m: MemoryRecord, d: TierDecision) -> bool:
 
 
 async def run_tiers(ctx: StepContext) -> None:
-    """Seeds 001/002/004: working → episodic → semantic → dormant, reactivation, the core gate
+    """: working → episodic → semantic → dormant, reactivation, the core gate
     with its cooldowns, and the hot-tier refresh."""
     shared = await shared_entities_of(ctx)
     changes: list[TierChange] = []

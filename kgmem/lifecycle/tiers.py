@@ -5,18 +5,18 @@ change (or None) and, when the memory went through the core gate and was refused
 record. Rules, applied in sequence so one run reaches the fixed point (a second run at the same
 ``now`` decides nothing new):
 
-- working → episodic after 30 minutes or 2 accesses (seed 001);
+- working → episodic after 30 minutes or 2 accesses (docs/lifecycle.md);
 - episodic → semantic when accessed ≥ 3 times, or utility ≥ 0.7 and age ≥ 7 days, or the memory
-  is one of ≥ 3 episodic memories sharing an entity (seed 004's three rules; ``shared`` holds the
+  is one of ≥ 3 episodic memories sharing an entity (the three rules; ``shared`` holds the
   entity ids that qualify, from :func:`shared_entities`); pinned and immutable memories are never
   promoted;
-- semantic → dormant when idle ≥ 60 days and utility < 0.2 (seed 004); pinned, immutable and
+- semantic → dormant when idle ≥ 60 days and utility < 0.2; pinned, immutable and
   flashbulb memories never are; dormant memories freeze (``frozen_at``);
-- dormant → semantic when the memory was accessed after it froze (seed 004: reactivatable);
-- semantic → core through seed 002's gate (:mod:`kgmem.lifecycle.gate`) for the candidates seed
-  002 names, with its escalating rejection cooldowns counted in consolidation epochs.
+- dormant → semantic when the memory was accessed after it froze (reactivatable);
+- semantic → core through the gate (:mod:`kgmem.lifecycle.gate`) for the candidates
+  names, with its escalating rejection cooldowns counted in consolidation epochs.
 
-Only ACTIVE and STALE memories move. ``hot_tier`` is seed 004's always-inject selection and
+Only ACTIVE and STALE memories move. ``hot_tier`` is the always-inject selection and
 ``trim_plan`` its capacity trim. Pure.
 """
 
@@ -36,13 +36,13 @@ from kgmem.taxonomy import Status, Tier
 from kgmem.taxonomy.parsing import parse_enum
 
 TIERED_STATUSES = frozenset({Status.ACTIVE, Status.STALE})
-WORKING_MAX_AGE = timedelta(minutes=30)  # seed 001: working auto-promotes after 30 minutes
+WORKING_MAX_AGE = timedelta(minutes=30)  # working auto-promotes after 30 minutes
 WORKING_MAX_ACCESSES = 2  # ... or 2 accesses
-SEMANTIC_MIN_ACCESS = 3  # seed 004: accessCount >= 3
-SEMANTIC_MIN_UTILITY = 0.7  # seed 004: utility >= 0.7 AND age >= 7 days
+SEMANTIC_MIN_ACCESS = 3  # accessCount >= 3
+SEMANTIC_MIN_UTILITY = 0.7  # utility >= 0.7 AND age >= 7 days
 SEMANTIC_MIN_AGE_DAYS = 7.0
-SHARED_ENTITY_MIN = 3  # seed 004: >= 3 episodic memories share an entity
-DORMANT_IDLE_DAYS = 60.0  # seed 004: >= 60 days since last access
+SHARED_ENTITY_MIN = 3  # >= 3 episodic memories share an entity
+DORMANT_IDLE_DAYS = 60.0  # >= 60 days since last access
 DORMANT_MAX_UTILITY = 0.2  # ... AND utility < 0.2
 
 
@@ -63,7 +63,7 @@ def _episodic_after_working(m: MemoryRecord, now: datetime) -> bool:
 
 
 def count_episodic_entities(m: MemoryRecord, now: datetime) -> frozenset[str]:
-    """The entity ids ``m`` adds to seed 004's co-occurrence count: those of an episodic memory
+    """The entity ids ``m`` adds to the co-occurrence count: those of an episodic memory
     (or a working one leaving the working tier in this run), each once."""
     return frozenset(m.entities) if _episodic_after_working(m, now) else frozenset()
 
@@ -99,7 +99,7 @@ def _dormancy(m: MemoryRecord, now: datetime) -> str | None:
 
 
 def _reactivated(m: MemoryRecord) -> bool:
-    # seed 004: dormant memories "can be reactivated"; a recall that used one says it is needed.
+    # dormant memories "can be reactivated"; a recall that used one says it is needed.
     return m.frozen_at is not None and m.last_accessed is not None and m.last_accessed > m.frozen_at
 
 
@@ -152,7 +152,7 @@ def tier_after(m: MemoryRecord, decision: TierDecision) -> Tier:
 
 
 def hot_candidate(m: MemoryRecord, tier: Tier, now: datetime) -> bool:
-    """Seed 004's hot-tier filter: semantic or core, active, utility ≥ 0.8, ≥ 10 accesses,
+    """The hot-tier filter: semantic or core, active, utility ≥ 0.8, ≥ 10 accesses,
     younger than 30 days."""
     return (
         tier in (Tier.SEMANTIC, Tier.CORE)
@@ -166,7 +166,7 @@ def hot_candidate(m: MemoryRecord, tier: Tier, now: datetime) -> bool:
 def hot_tier(
     memories: Iterable[tuple[MemoryRecord, Tier]], now: datetime, max_items: int = HOT_MAX_ITEMS
 ) -> list[str]:
-    """Seed 004's hot tier from (memory, its tier after this run): the hot candidates, best
+    """The hot tier from (memory, its tier after this run): the hot candidates, best
     utility first, at most 15 ids."""
     chosen = [m for m, tier in memories if hot_candidate(m, tier, now)]
     chosen.sort(key=lambda m: (-m.utility, -m.access_count, m.id))
@@ -179,9 +179,9 @@ TRIM_EXEMPT_TIERS = frozenset({Tier.DORMANT, Tier.CORE})
 def trim_plan(
     candidates: Iterable[Mapping[str, Any]], *, live: int, cap: int, target: int, batch: int
 ) -> tuple[list[TierChange], int]:
-    """Seed 004's capacity trim: with ``live`` memories above ``cap``, the lowest-utility
+    """The capacity trim: with ``live`` memories above ``cap``, the lowest-utility
     candidates go dormant until ``target`` remain, at most ``batch`` now. Pinned, immutable and
-    flashbulb memories (seed 004: pinned survive capacity trim) and core ones (seed 002: never
+    flashbulb memories (pinned survive capacity trim) and core ones (never
     demoted by decay) are never trimmed. Returns (changes, how many are due in all)."""
     if cap <= 0 or live <= cap:
         return [], 0

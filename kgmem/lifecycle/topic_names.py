@@ -1,11 +1,11 @@
-"""Naming topics with an LLM (seed 002's topic naming), with the local names as the fallback.
+"""Naming topics with an LLM (the topic naming), with the local names as the fallback.
 
-Contract, pure: ``naming_batches`` splits the topics to name into seed 002's batches of 30;
+Contract, pure: ``naming_batches`` splits the topics to name into the batches of 30;
 ``naming_prompt`` shows the LLM each topic of a batch by number — its top terms, a few member
 texts (a parent: its children's names) — and ``NAMING_SCHEMA`` asks for one name per topic, in
 order. ``parse_llm_names`` returns, per topic, the LLM's name when it is a usable one (a string of
 1–60 characters on one line) and None otherwise, so a partly bad answer falls back topic by topic
-to the local name (top terms). The runner names only topics it creates (seed 002 names "dirty"
+to the local name (top terms). The runner names only topics it creates (kgmem names "dirty"
 topics only); a name the LLM gave stays while the topic lives.
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 
 from kgmem.lifecycle.topics import TopicPlan
 
-BATCH = 30  # seed 002: "naming batch 30" topics per LLM call
+BATCH = 30  # "naming batch 30" topics per LLM call
 SAMPLES = 3  # member texts shown per topic
 SAMPLE_CHARS = 120
 MAX_NAME_CHARS = 60

@@ -1,4 +1,4 @@
-"""Runner for the topics step: seed 002's topic tree, named locally or by an LLM.
+"""Runner for the topics step: the topic tree, named locally or by an LLM.
 
 Contract: like every runner, it reads (GDS on a throw-away projection of the namespace's
 memory–entity graph, dropped afterwards), decides with the pure rules
@@ -39,7 +39,7 @@ from kgmem.lifecycle.topics import (
 async def _topic_names(
     ctx: StepContext, todo: Sequence[TopicPlan], texts: Mapping[str, str]
 ) -> dict[str, str]:
-    """LLM names for new topics (seed 002: batches of 30), topic id → name; a topic the LLM gave
+    """LLM names for new topics (batches of 30), topic id → name; a topic the LLM gave
     no usable name keeps its local one, and after a failure the rest of the run stays local."""
     if ctx.llm is None or ctx.dry_run or not todo:
         return {}
@@ -50,7 +50,7 @@ async def _topic_names(
             result = await ctx.llm.complete_json(
                 NAMING_SYSTEM, naming_prompt(batch, texts, local), NAMING_SCHEMA, "topic_names"
             )
-        except LLMError as exc:  # the local names stand (seed 002: the LLM is optional)
+        except LLMError as exc:  # the local names stand (the LLM is optional)
             log.warning("topic naming LLM failed, keeping the local names: %s", exc)
             ctx.stat("naming_llm_failed")
             return named
@@ -89,7 +89,7 @@ async def _plan(
 
 
 async def run_topics(ctx: StepContext) -> None:
-    """Seed 002's topic index as a tree: GDS Louvain over the memory–entity graph gives the leaf
+    """The topic index as a tree: GDS Louvain over the memory–entity graph gives the leaf
     topics (IN_TOPIC edges, member counts), Leiden at a coarser resolution groups them under
     parent topics (SUBTOPIC_OF); new topics are named by an LLM when one is configured, by their
     top terms otherwise; an unchanged graph leaves the topics untouched."""

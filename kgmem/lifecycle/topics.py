@@ -2,13 +2,13 @@
 
 Contract, pure: ``plan_topics`` takes every node of the namespace's memory–entity projection with
 the community GDS Louvain put it in, keeps the communities holding at least ``min_members``
-memories (the largest ``max_topics`` of them; seed 002 keeps a budget of 256 leaves) and names
+memories (the largest ``max_topics`` of them keeps a budget of 256 leaves) and names
 each by its top terms: the names of its most mentioned entities, then its most frequent content
 words (the local naming; the runner asks an LLM for new topics' names when one is configured).
 ``plan_parents`` builds the level above: the same graph partitioned at a coarser resolution
 (Leiden, lower γ) puts each leaf under the coarse community holding most of its memories; a
 coarse community over two or more leaves — but not over every leaf, which would say nothing — is
-a parent topic that contains them (seed 002's topic tree, two levels). A topic's id is derived
+a parent topic that contains them (the topic tree, two levels). A topic's id is derived
 from its namespace and member ids (a parent's from its children's ids), so the same community is
 the same topic on every run and ``diff_topics`` can tell a rebuild that changes nothing (a second
 run) from one that does; a name the LLM gave is kept (``keep``) while the topic lives.
@@ -25,7 +25,7 @@ from kgmem.ingest.linking import content_words
 from kgmem.ingest.normalize import normalize_name
 
 MIN_MEMBERS = 3
-MAX_TOPICS = 256  # seed 002's LEAF_BUDGET
+MAX_TOPICS = 256  # the LEAF_BUDGET
 NAME_TERMS = 3
 
 

@@ -5,22 +5,22 @@ make for a memory at ``now``, or None. The rules are tried in this order and the
 wins (so one run moves a memory at most one step, and the order makes a second run at the same
 ``now`` a no-op):
 
-1. purge — a DELETED memory is purged ``purge_after_days`` (seed 003: 90) after it was deleted;
-2. pinned and immutable memories are exempt from every rule below (seed 004's truth anchors);
+1. purge — a DELETED memory is purged ``purge_after_days`` (90) after it was deleted;
+2. pinned and immutable memories are exempt from every rule below (the truth anchors);
 3. commitment decay — a resolved commitment (fulfilled or expired: a ``resolved_at``, a passed
    ``valid_until`` or a resolution tag), live, superseded or archived, is deleted
-   ``commitment_decay_days`` (seed 000: 90) after it was resolved; open ones never are;
+   ``commitment_decay_days`` (90) after it was resolved; open ones never are;
 4. speculative expiry — confidence below 0.40, not confirmed by the user, not reinforced for 30
-   days (seed 000) → deleted;
-5. foresight expiry — a live memory whose ``valid_until`` has passed → superseded (seed 004);
-6. the decay chain — seed 003's ACTIVE → STALE → ARCHIVED → DELETED via
-   :func:`~kgmem.lifecycle.decay_state.state_for` (protected categories exempt, seed 004's minimum
+   days (docs/lifecycle.md) → deleted;
+5. foresight expiry — a live memory whose ``valid_until`` has passed → superseded;
+6. the decay chain — the ACTIVE → STALE → ARCHIVED → DELETED via
+:func:`~kgmem.lifecycle.decay_state.state_for` (protected categories exempt, the minimum
    retention respected, a stale memory whose retention recovered is active again); dormant
-   memories are frozen (seed 004: "no decay") and skip it;
-7. fact archival — seed 000: an active memory older than 90 days with importance < 0.3, at most
+   memories are frozen ("no decay") and skip it;
+7. fact archival — an active memory older than 90 days with importance < 0.3, at most
    2 accesses, outside the protected categories and not a correction → archived.
 
-Day thresholds fire at exactly their value (``>=``), except seed 000's "age > 90 days". Pure.
+Day thresholds fire at exactly their value (``>=``), except the "age > 90 days". Pure.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ LIVE_STATUSES = frozenset({Status.ACTIVE, Status.STALE, Status.CHALLENGED})
 # Commitment decay also removes a commitment that was superseded or archived meanwhile; a merged
 # one stays, since its undo needs it (its content lives on in the survivor).
 COMMITMENT_STATUSES = LIVE_STATUSES | {Status.SUPERSEDED, Status.ARCHIVED}
-# Tags that say a commitment is done with (seed 000: "fulfilled or expired").
+# Tags that say a commitment is done with ("fulfilled or expired").
 RESOLVED_TAGS = frozenset(
     {"resolved", "fulfilled", "done", "completed", "expired", "cancelled", "canceled"}
 )
@@ -93,7 +93,7 @@ def _speculative(m: MemoryRecord, now: datetime, policy: Policy) -> StatusChange
     if m.status not in LIVE_STATUSES or m.confidence >= policy.speculative_below:
         return None
     if m.verification_state == VerificationState.USER_CONFIRMED:
-        return None  # the user said it: that is the confirmation seed 000 waits for
+        return None  # the user said it: that is the confirmation kgmem waits for
     # A reinforcement carries the event time of the turn that repeated it; one from imported
     # history is no older than when kgmem stored the memory (created_at here: known_since).
     confirmed = max(m.last_reinforced_at or m.created_at, m.created_at)
@@ -124,7 +124,7 @@ def _foresight(m: MemoryRecord, now: datetime) -> StatusChange | None:
 def _decay(m: MemoryRecord, now: datetime, policy: Policy) -> StatusChange | None:
     if m.status not in DECAY_CHAIN or m.status is Status.DELETED:
         return None
-    if m.tier is Tier.DORMANT:  # seed 004: dormant memories are frozen, "no decay"
+    if m.tier is Tier.DORMANT:  # dormant memories are frozen, "no decay"
         return None
     r = retention_now(m, now, policy)
     stale_days = 0.0

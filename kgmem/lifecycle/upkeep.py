@@ -1,16 +1,16 @@
-"""The rehearsal step's rules (seed 004): rehearsal, utility drift and synaptic replay.
+"""The rehearsal step's rules (docs/lifecycle.md): rehearsal, utility drift and synaptic replay.
 
 Contract, pure over records:
 
 - ``endangered`` says whether a memory needs rehearsal (FSRS retention below 0.3, live, not
-  dormant, not rehearsed in the last day — seed 004's testing-effect cron runs daily) and
-  ``rehearsal_plan`` picks the most important of them, at most ``cap`` (seed 004: 50), each with
+  dormant, not rehearsed in the last day — the testing-effect cron runs daily) and
+  ``rehearsal_plan`` picks the most important of them, at most ``cap`` (50), each with
   its stability multiplier × 1.5;
-- ``drift`` is seed 004's utility decay u + 0.01·days·(0.5 − u) for an unused memory, counted
+- ``drift`` is the utility decay u + 0.01·days·(0.5 − u) for an unused memory, counted
   in whole days since the later of its last use and its last drift, so running twice never
   drifts the same day twice;
 - ``replay_plan`` strengthens both memories of every co-activation pair seen together ≥ 3 times
-  (seed 004) by the Hebbian 2 %, once per new co-activation count.
+  (docs/lifecycle.md) by the Hebbian 2 %, once per new co-activation count.
 """
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ def rehearsal_plan(due: Iterable[Endangered], cap: int) -> tuple[list[Rehearsal]
 
 
 def drift(m: MemoryRecord, now: datetime) -> Drift | None:
-    """Seed 004's drift toward 0.5 for the whole days ``m`` went unused since it last drifted."""
+    """The drift toward 0.5 for the whole days ``m`` went unused since it last drifted."""
     if not _kept_warm(m) or not 0.0 <= m.utility <= 1.0:
         return None
     anchor = m.last_used

@@ -81,7 +81,7 @@ class Norms:
     bm25_max: float = 1.0
     activation_max: float = 1.0
     rrf_max: float = 1.0
-    # query entity -> its specificity in this set (absent: counts fully, seed 004's flat +0.1)
+    # query entity -> its specificity in this set (absent: counts fully, the flat +0.1)
     entity_specificity: Mapping[str, float] = field(default_factory=dict)
 
 

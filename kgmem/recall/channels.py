@@ -8,7 +8,7 @@ order, so ranks, fusion and X-ray paths never depend on which search answered fi
 main query's episode search also names the matching turns no memory was derived from, handed
 to the caller's ``turns`` list (``episode_hits``).
 ``collect`` turns one channel's rows into evidence and a ranking; ``pool_size`` is the
-candidate depth every channel fetches (seed 004's 3x overfetch for MMR).
+candidate depth every channel fetches (the 3x overfetch for MMR).
 A profile with a ``hub_boost`` below 1 first reads the namespace's hub names (entities most of
 its memories mention, ``find_hub_names``, memoised for a minute per graph client) alongside the
 embedding, and its text searches weigh those names at that boost. Every search is scoped to
@@ -59,7 +59,7 @@ HUB_LIMIT = 20
 
 
 def pool_size(req: RecallRequest) -> int:
-    return max(50, 3 * req.limit)  # seed 004: 3x overfetch for the MMR pool
+    return max(50, 3 * req.limit)  # 3x overfetch for the MMR pool
 
 
 def collect(

@@ -1,9 +1,9 @@
-"""The time and tier curves the recall composite is built from (seed 004), as pure functions.
+"""The time and tier curves the recall composite is built from (docs/recall.md), as pure functions.
 
 Contract: no I/O, no clock, never raises on stored values. ``retention`` is FSRS-6's power law
 (the lifecycle's curve, made total for missing or broken stabilities), ``act_r_activation`` the
 ACT-R base level squashed into (0, 1), ``recency`` an exponential with a profile's half-life, and
-``sub_tier`` seed 004's sub-tier of a candidate (episodic/working by who wrote it, semantic/core by
+``sub_tier`` the sub-tier of a candidate (episodic/working by who wrote it, semantic/core by
 what it says). ``recall.scoring`` weighs them; nothing here knows about profiles or weights.
 """
 
@@ -25,7 +25,7 @@ _HOWTO_RE = re.compile(r"\bhow to\b", re.IGNORECASE)
 
 
 def retention(t_days: float, stability_days: float) -> float:
-    """FSRS-6 power-law retention, seed 004: R = (1 + t / (9 S))^-2 (lifecycle's curve).
+    """FSRS-6 power-law retention, R = (1 + t / (9 S))^-2 (lifecycle's curve).
 
     Unlike the lifecycle function this never raises: a stored stability that is missing, zero or
     NaN means nothing survives any elapsed time, and a NaN age counts as no time.
@@ -37,7 +37,7 @@ def retention(t_days: float, stability_days: float) -> float:
 
 
 def act_r_activation(access_count: int, age_seconds: float) -> float:
-    """Seed 004's ACT-R base level: B = ln(max(n, 1)) - 0.5 ln(age_s); returns 1 / (1 + e^-B)."""
+    """The ACT-R base level: B = ln(max(n, 1)) - 0.5 ln(age_s); returns 1 / (1 + e^-B)."""
     b = math.log(max(access_count, 1)) - 0.5 * math.log(max(age_seconds, 1.0))
     return 1.0 / (1.0 + math.exp(-b))
 
@@ -51,7 +51,7 @@ def recency(age_days: float, half_life_days: float) -> float:
 
 
 def sub_tier(candidate: Candidate) -> str | None:
-    """Seed 004's sub-tier: episodic/working by source, semantic/core by content; else None."""
+    """The sub-tier: episodic/working by source, semantic/core by content; else None."""
     if candidate.tier in ("episodic", "working"):
         source = candidate.source.strip().lower()
         if source in PERSONAL_SOURCES:

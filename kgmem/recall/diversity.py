@@ -1,14 +1,14 @@
-"""After scoring (DESIGN §5 step 4): MMR diversity, confidence-gated injection and the hot tier.
+"""After scoring (docs/recall.md): MMR diversity, confidence-gated injection and the hot tier.
 
-Contract: pure functions, no I/O, no clock (``now`` is passed in). ``mmr`` is seed 004's Maximal
+Contract: pure functions, no I/O, no clock (``now`` is passed in). ``mmr`` is the Maximal
 Marginal Relevance, ``λ·relevance − (1−λ)·max cosine to the already selected`` with λ = 0.7; it
 returns the selected ids and the ids MMR *dropped* (those that would have made the top ``k`` on
 relevance alone), so the X-ray can tell an MMR drop from a plain limit cut. Its output does not
 depend on input order and never repeats an id; with λ = 1 it is the relevance order (ties by id).
-``gate_confidence`` is seed 004's injection gate (≥ 0.7 full, 0.4–0.7 abbreviated, < 0.4
+``gate_confidence`` is the injection gate (≥ 0.7 full, 0.4–0.7 abbreviated, < 0.4
 skipped). A hit's confidence (``hit_confidence``) is its similarity factor: the cosine between
 the query and the memory, clamped to [0, 1] — the one calibrated signal a hit has (composite
-scores are relative and boosts can push them past 1). ``hot_tier`` is seed 004's always-inject
+scores are relative and boosts can push them past 1). ``hot_tier`` is the always-inject
 selection. ``cosine``/``centroid`` are the vector helpers (the HyDE centroid uses the latter);
 ``embedding_rows`` converts a candidate set's embeddings to float64 once, as rows of one matrix
 per vector size, which ``unit_rows`` (scoring's cosines, MMR) then stacks without re-converting.
@@ -29,10 +29,10 @@ from kgmem.errors import InvalidInput
 if TYPE_CHECKING:
     from kgmem.recall.candidates import Candidate, Embedding, Scored
 
-MMR_LAMBDA = 0.7  # seed 004: 70 % relevance, 30 % diversity
-FULL_FROM = 0.7  # seed 004: >= 0.7 full injection
-ABBREVIATED_FROM = 0.4  # seed 004: 0.4-0.7 abbreviated, below skipped
-# Seed 004's hot tier defaults.
+MMR_LAMBDA = 0.7  # 70 % relevance, 30 % diversity
+FULL_FROM = 0.7  # >= 0.7 full injection
+ABBREVIATED_FROM = 0.4  # 0.4-0.7 abbreviated, below skipped
+# The hot tier defaults.
 HOT_MIN_UTILITY = 0.8
 HOT_MIN_ACCESS = 10
 HOT_MAX_AGE = timedelta(days=30)
@@ -98,7 +98,7 @@ def cosine(a: Sequence[float], b: Sequence[float]) -> float:
 
 
 def centroid(vectors: Iterable[Sequence[float]]) -> list[float]:
-    """The mean of the unit-normalised vectors (seed 004: query + HyDE variants -> one vector)."""
+    """The mean of the unit-normalised vectors (query + HyDE variants -> one vector)."""
     units = [u for u in (_unit_vector(v) for v in vectors) if u is not None]
     if not units or any(u.shape != units[0].shape for u in units):
         raise InvalidInput("centroid needs one or more non-zero vectors of the same size")
@@ -117,7 +117,7 @@ def mmr(
     k: int,
     lam: float = MMR_LAMBDA,
 ) -> MMRResult:
-    """Seed 004's MMR re-rank of ``(id, relevance, embedding)`` items down to ``k`` ids.
+    """The MMR re-rank of ``(id, relevance, embedding)`` items down to ``k`` ids.
 
     A repeated id keeps its highest relevance. An item without an embedding is never judged
     redundant (its similarity to everything is 0). Ties go to the smaller id.
@@ -198,7 +198,7 @@ def hit_confidence(scored: Scored) -> float:
 
 
 def gate_confidence(confidence: float) -> Injection:
-    """Seed 004's confidence-gated injection style for a hit with this confidence."""
+    """The confidence-gated injection style for a hit with this confidence."""
     if math.isnan(confidence) or confidence < ABBREVIATED_FROM:
         return "skipped"
     return "full" if confidence >= FULL_FROM else "abbreviated"
@@ -210,7 +210,7 @@ def hot_tier(
     *,
     max_items: int = HOT_MAX_ITEMS,
 ) -> list[Candidate]:
-    """Seed 004's always-inject hot tier: utility ≥ 0.8, ≥ 10 accesses, younger than 30 days,
+    """The always-inject hot tier: utility ≥ 0.8, ≥ 10 accesses, younger than 30 days,
     active (status and lifecycle), not dormant; best utility first, at most ``max_items``."""
     chosen: dict[str, Candidate] = {}
     for c in candidates:

@@ -1,7 +1,7 @@
 """The recall orchestrator: query understanding, channels, fusion, scoring, filters, MMR, touch.
 
 Every stage but the I/O is a pure function from ``kgmem/recall`` (query, fusion, filters, scoring,
-diversity, turns, xray); a request that names no channels searches its intent's (seed 004's router);
+diversity, turns, xray); a request that names no channels searches its intent's (the router);
 this module only sequences them around the channel searches (``channels.py``), the activation and
 hydration queries and the touch write, and times each stage. The CPU-heavy stages run in worker
 threads (the query embedding, the query's NER, the hydration's conversions, the scoring and
@@ -59,13 +59,13 @@ async def recall(
     run = StageClock()
     when = now or datetime.now(UTC)
     skip = should_skip(req.query)
-    if skip is not None:  # seed 004's pre-retrieval gate: no embedding, no query
+    if skip is not None:  # the pre-retrieval gate: no embedding, no query
         xray = Xray(req.query, "skipped", (), (), (), (), run.timings, (), ())
         return RecallResult((), xray, skip)
     strategy = strategy_for(req.query)
     intent = strategy.intent
     tracing.annotate(namespace=req.namespace, intent=str(intent), limit=req.limit)
-    if not req.channels:  # seed 004's router: the intent's primary method names the searches
+    if not req.channels:  # the router: the intent's primary method names the searches
         req = replace(req, channels=strategy.channels)
     profile = get_profile(req.profile).tuned(
         utility_boost=strategy.utility_boost,
@@ -88,7 +88,7 @@ async def recall(
         await refine(graph, req, profile, ev, rankings, run)
     hyde: list[str] = []
     best = max((e.vector for e in ev.values() if e.vector is not None), default=None)
-    if "vector" in req.channels and should_expand(_cos(best)):  # seed 002 auto-expansion
+    if "vector" in req.channels and should_expand(_cos(best)):  # kgmem auto-expansion
         hyde = hyde_variants(req.query)
         vecs = await asyncio.to_thread(embedder.embed_query, hyde)
         rows = await index_search.search_memory_vector(

@@ -1,11 +1,11 @@
-"""Reciprocal rank fusion across ranked channel lists (RRF, k = 60; seed 004), optionally weighted.
+"""Reciprocal rank fusion across ranked channel lists (RRF, k = 60), optionally weighted.
 
 ``rrf`` takes any number of ranked id lists and returns ``(id, score)`` pairs sorted by fused
 score, then by id so ties are deterministic. With ``weights`` (one non-negative number per list,
 in the same order) a list's contributions are scaled by its weight: weighted RRF, so a channel
 that is weak evidence for a kind of query (say, spreading activation for a plain lookup) can
 count for less than the lexical ones without leaving the fusion. No weights means every list
-weighs 1 (seed 004's plain RRF). The result does not depend on the order in which the
+weighs 1 (the plain RRF). The result does not depend on the order in which the
 (list, weight) pairs are given (contributions are summed with ``math.fsum``, which is exactly
 rounded, so even the floating-point sums agree), contains each id once (an id only in
 zero-weight lists scores 0), and an id's score never falls when it appears in another list.

@@ -1,10 +1,10 @@
-"""HyDE-style query expansion with no LLM (seed 004): hypothetical memory statements from templates.
+"""HyDE-style query expansion with no LLM: hypothetical memory statements from templates.
 
 Contract: pure functions over the query text, no I/O, no model. ``classify_hyde_intent`` picks one
-of seed 004's seven HyDE intents from keyword cues (EN, plus the seed's TR cues);
+of the seven HyDE intents from keyword cues (EN, plus the seed's TR cues);
 ``hyde_variants`` fills that intent's templates (:data:`HYDE_TEMPLATES`) with the query's topic
 and returns 2-3 statements shaped like a stored memory, which the recall engine embeds and
-searches when a query's best relevance is too low (seed 002's auto-expansion).
+searches when a query's best relevance is too low (the auto-expansion).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from kgmem.word_lists import word_set
 
 
 class HydeIntent(StrEnum):
-    """Seed 004's seven HyDE intents (distinct from the router's intents)."""
+    """The seven HyDE intents (distinct from the router's intents)."""
 
     DEFINITION = "definition"
     HOWTO = "howto"
@@ -28,7 +28,7 @@ class HydeIntent(StrEnum):
     GENERAL = "general"
 
 
-# EN and TR cues (seed 004's B7 added the Turkish ones), first match wins: a reason question stays
+# EN and TR cues (the B7 added the Turkish ones), first match wins: a reason question stays
 # one whatever it is about ("why did the deploy fail"), a preference beats a definition ("what is
 # my favourite colour"), and technical beats how-to ("how do I fix this error").
 _HYDE_CUES: tuple[tuple[HydeIntent, re.Pattern[str]], ...] = (
@@ -64,7 +64,7 @@ _LEAD_RE = re.compile(
     re.IGNORECASE,
 )
 _TECH_LEAD_RE = re.compile(r"^(?:fix|debug|solve|resolve|configure|set up)\s+", re.IGNORECASE)
-# Memories are stored in the third person ("The user prefers tea", seed 004's standalone
+# Memories are stored in the third person ("The user prefers tea", the standalone
 # rewriting), so hypothetical documents speak about "the user" too.
 _PERSON_RE: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:my|mine)\b", re.IGNORECASE), "the user's"),
@@ -78,7 +78,7 @@ _PREFERENCE_NOISE = word_set(
 
 
 def classify_hyde_intent(query: str) -> HydeIntent:
-    """Which of seed 004's HyDE templates fit ``query``; GENERAL when no cue fires."""
+    """Which of the HyDE templates fit ``query``; GENERAL when no cue fires."""
     for intent, pattern in _HYDE_CUES:
         if pattern.search(query):
             return intent
@@ -99,7 +99,7 @@ def _topic(query: str, intent: HydeIntent) -> str:
 
 
 def hyde_variants(query: str, intent: HydeIntent | None = None) -> list[str]:
-    """Seed 004's template HyDE: 2-3 hypothetical memory statements for ``query`` (no LLM).
+    """The template HyDE: 2-3 hypothetical memory statements for ``query`` (no LLM).
 
     The caller embeds the query together with these and searches with their centroid.
     """

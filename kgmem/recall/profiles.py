@@ -1,8 +1,8 @@
-"""Ranking profiles and recall modes as data (DESIGN §5 step 3): no code branches per profile.
+"""Ranking profiles and recall modes as data (docs/recall.md): no code branches per profile.
 
-Contract: :data:`PROFILES` maps seed 003's five profile names (balanced, recent, important, deep,
+Contract: :data:`PROFILES` maps the five profile names (balanced, recent, important, deep,
 broad) to a frozen :class:`Profile` whose ``weights`` cover every composite factor kgmem scores
-(:data:`FACTORS`) and sum to 1; :data:`MODES` maps seed 001's recall modes (facts_only,
+(:data:`FACTORS`) and sum to 1; :data:`MODES` maps the recall modes (facts_only,
 facts_plus_rules, full_context) to the memory types and categories they include.
 ``get_profile``/``get_mode`` turn a caller's name into one of these or raise ``InvalidInput``
 listing the allowed names. Pure data and pure functions; ``scoring`` reads the weights: those
@@ -10,23 +10,23 @@ of :data:`RELEVANCE_FACTORS` split a memory's relevance, and the share on :data:
 (``Profile.prior_share``) sets how far the priors may scale it (``scoring.PRIOR_SPAN``). So a
 profile's priors reorder memories of similar relevance and never outweigh the question.
 
-How the seeds' composites land in kgmem's factor set. Seed 003 scores five groups — semantic,
+How the seeds' composites land in kgmem's factor set. kgmem scores five groups — semantic,
 recency, decay, importance, confidence — and its five profiles are copied verbatim
-(:data:`SEED_003_WEIGHTS`). kgmem has more evidence than seed 003, so each group's share is split
+(:data:`SEED_003_WEIGHTS`). kgmem has more evidence than , so each group's share is split
 over the kgmem factors that measure the same thing (:data:`GROUP_SPLIT`):
 
-* semantic → similarity 0.6, rrf 0.2, bm25 0.1, activation 0.1. Seed 004's composite gives
-  similarity and RRF 0.40 : 0.15 (about 3 : 1), and seed 002's "relevance" (0.60) is the same
+* semantic → similarity 0.6, rrf 0.2, bm25 0.1, activation 0.1. The composite gives
+  similarity and RRF 0.40 : 0.15 (about 3 : 1), and the "relevance" (0.60) is the same
   group; raw BM25 and graph activation are channels that already feed RRF, so they get a tenth
   each on their own.
-* decay → retention (FSRS-6, seed 004) 0.6, act_r 0.4. Seed 003's decay term is a retention
-  curve; seed 004's 0.30 × ACT-R activation measures the same "how accessible is it now".
-* importance → importance 0.75, utility 0.25. Seed 004's utility score weighs utility like
+* decay → retention (FSRS-6) 0.6, act_r 0.4. The decay term is a retention
+  curve; the 0.30 × ACT-R activation measures the same "how accessible is it now".
+* importance → importance 0.75, utility 0.25. The utility score weighs utility like
   importance (0.2 each); intents that want more utility raise it with :meth:`Profile.tuned`.
 * recency → recency; confidence → confidence (unchanged).
 
-So seed 004's ``0.40 sim + 0.30 ACT-R + 0.15 importance + 0.15 RRF`` is the factor set
-{similarity, act_r, importance, rrf} and seed 002's ``0.60 relevance + 0.20 importance + 0.20
+So the ``0.40 sim + 0.30 ACT-R + 0.15 importance + 0.15 RRF`` is the factor set
+{similarity, act_r, importance, rrf} and the ``0.60 relevance + 0.20 importance + 0.20
 recency`` is {similarity (+ bm25, rrf), importance, recency}; both are expressible as weights
 here (:data:`SEED_004_COMPOSITE`, :data:`SEED_002_COMPOSITE`) and checked by the tests.
 """
@@ -59,7 +59,7 @@ GROUPS: tuple[str, ...] = ("semantic", "recency", "decay", "importance", "confid
 RELEVANCE_FACTORS: tuple[str, ...] = ("similarity", "bm25", "rrf", "activation")
 PRIOR_FACTORS: tuple[str, ...] = tuple(f for f in FACTORS if f not in RELEVANCE_FACTORS)
 
-# Seed 003's profiles, verbatim: semantic / recency / decay / importance / confidence.
+# The profiles, verbatim: semantic / recency / decay / importance / confidence.
 SEED_003_WEIGHTS: dict[str, tuple[float, float, float, float, float]] = {
     "balanced": (0.35, 0.20, 0.20, 0.20, 0.05),
     "recent": (0.30, 0.50, 0.10, 0.07, 0.03),
@@ -82,7 +82,7 @@ SEED_004_COMPOSITE: dict[str, float] = {
 }
 SEED_002_COMPOSITE: dict[str, float] = {"similarity": 0.60, "importance": 0.20, "recency": 0.20}
 
-# Half-life of the recency factor. Seed 002 uses one week; 'recent' looks at the last few days,
+# Half-life of the recency factor. kgmem uses one week; 'recent' looks at the last few days,
 # 'important' and 'deep' reach back over months so age barely separates old knowledge.
 RECENCY_HALF_LIFE_DAYS: dict[str, float] = {
     "balanced": 7.0,
@@ -105,14 +105,14 @@ DEFAULT_PROFILE = "balanced"
 class Profile:
     """One ranking profile: a weight per factor (summing to 1), a recency half-life and the
     weight of each recall channel's list in the rank fusion (a channel not named weighs 1:
-    seed 004's plain RRF). ``intent_tuning`` says whether seed 004's intent router may
+    the plain RRF). ``intent_tuning`` says whether the intent router may
     re-weight the profile (:meth:`tuned`); a profile that sets its own relevance split says no."""
 
     name: str
     description: str
     weights: Mapping[str, float]
     recency_half_life_days: float
-    groups: Mapping[str, float] = field(default_factory=dict)  # seed 003's group shares
+    groups: Mapping[str, float] = field(default_factory=dict)  # the group shares
     channel_weights: Mapping[str, float] = field(default_factory=dict)
     intent_tuning: bool = True
     hub_boost: float = 1.0  # Lucene boost of the namespace's hub names in the text searches
@@ -134,7 +134,7 @@ class Profile:
         vector_weight: float | None = None,
         fts_weight: float | None = None,
     ) -> Profile:
-        """This profile adjusted by an intent's strategy (seed 004's router).
+        """This profile adjusted by an intent's strategy (the router).
 
         ``utility_boost`` becomes utility's share of the composite when it is larger than the
         profile's own (the other weights shrink in proportion, so the total stays 1).
@@ -200,7 +200,7 @@ PROFILES["balanced"] = replace(PROFILES["balanced"], hub_boost=HUB_BOOST)
 PRECISE_CHANNEL_WEIGHTS: dict[str, float] = {"entity": 0.1, "activation": 0.5}
 # kgmem's own sixth profile: relevance first, for question answering over long conversations,
 # where every memory is old and importance/recency are weak evidence of what a question asks.
-# Measured on LoCoMo (benchmarks/locomo.py --profile precise); not one of seed 003's five.
+# Measured on LoCoMo (benchmarks/locomo.py --profile precise); not one of the five.
 PROFILES["precise"] = Profile(
     name="precise",
     description="relevance first: similarity, BM25 and their fusion; little decay or importance",
@@ -231,7 +231,7 @@ PROFILES["precise"] = Profile(
     # that three channels agree on, or a weight of 0.25, won on conv-26/41/43 but lost on the
     # held-out conv-30/42, where activation from weaker seeds found second multi-hop evidence.
     channel_weights=MappingProxyType(PRECISE_CHANNEL_WEIGHTS),
-    # Its similarity : bm25 split is already the relevance-first one; seed 004's router would
+    # Its similarity : bm25 split is already the relevance-first one; the router would
     # re-split it per intent and hand utility (flat in a conversation) a fifth of the score.
     # LoCoMo replay: +0.012 R@10 on conv-26/41/43, +0.001 held out on conv-30/42 (RESULTS.md).
     intent_tuning=False,
@@ -250,12 +250,12 @@ PROFILES["precise"] = Profile(
 )
 
 
-# --- Recall modes (seed 001) --------------------------------------------------------------------
+# --- Recall modes --------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Mode:
-    """Seed 001's recall mode: which memory types (and so which categories) a recall includes."""
+    """The recall mode: which memory types (and so which categories) a recall includes."""
 
     name: str
     description: str
@@ -291,7 +291,7 @@ MODES: dict[str, Mode] = {
     ),
     "full_context": Mode("full_context", "exhaustive recall", frozenset(MemoryType)),
 }
-DEFAULT_MODE = "full_context"  # seed 001's default
+DEFAULT_MODE = "full_context"  # the default
 
 
 def _lookup(table: Mapping[str, object], name: object, what: str, default: str) -> str:

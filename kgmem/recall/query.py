@@ -1,14 +1,14 @@
-"""Query understanding before any channel runs (DESIGN §5 step 1): gate, intent, split, scope.
+"""Query understanding before any channel runs (docs/recall.md): gate, intent, split, scope.
 
-Contract: pure functions over the query text, no I/O, no model, no clock. ``should_skip`` is seed
-004's pre-retrieval gate and returns why a message needs no memory lookup (``"empty"``,
+Contract: pure functions over the query text, no I/O, no model, no clock. ``should_skip`` is the
+pre-retrieval gate and returns why a message needs no memory lookup (``"empty"``,
 ``"greeting"``, ``"acknowledgement"``, ``"slash_command"``, ``"single_word_ack"``) or None.
-``classify_intent`` is seed 004's keyword-heuristic router (EN, plus the seed's TR cues) and
-:data:`STRATEGIES` is seed 004's strategy table as data, each row naming the channels its primary
+``classify_intent`` is the keyword-heuristic router (EN, plus the seed's TR cues) and
+:data:`STRATEGIES` is the strategy table as data, each row naming the channels its primary
 method searches (``HYBRID`` or ``GRAPH``); ``strategy_for`` picks the row, reading superseded
 memories only for a temporal question about the past. ``decompose`` splits a compound query into
 2-4 sub-queries (or returns ``[query]``); HyDE expansion lives in ``hyde.py``. ``should_expand`` is
-seed 002's auto-expansion rule and ``recall_namespaces`` its "namespace plus default" scope.
+the auto-expansion rule and ``recall_namespaces`` its "namespace plus default" scope.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from itertools import pairwise
 from kgmem.taxonomy import Category, MemoryRelation
 from kgmem.word_lists import word_set
 
-# --- Pre-retrieval gate (seed 004) --------------------------------------------------------------
+# --- Pre-retrieval gate --------------------------------------------------------------
 
 
-# Seed 004 names "hi, hello, merhaba, selam"; the rest are their everyday EN/TR siblings.
+# kgmem names "hi, hello, merhaba, selam"; the rest are their everyday EN/TR siblings.
 GREETINGS: frozenset[str] = word_set(
     """hi hello hey heya hiya yo howdy greetings gm merhaba merhabalar selam selamlar günaydın
     sa"""
@@ -35,12 +35,12 @@ GREETINGS: frozenset[str] = word_set(
         "selamün aleyküm", "selamun aleykum",
     }
 )  # fmt: skip
-# Seed 004's confirmations ("ok", "sure", "tamam", "evet") and their siblings.
+# The confirmations ("ok", "sure", "tamam", "evet") and their siblings.
 CONFIRMATIONS: frozenset[str] = word_set(
     """ok okay okey k kk sure yes yeah yep yup no nope nah alright fine done right correct
     tamam tamamdır evet hayır olur peki anladım"""
 )
-# Seed 004's "single-word acknowledgements": thanks and reactions that ask for nothing.
+# The "single-word acknowledgements": thanks and reactions that ask for nothing.
 ACK_WORDS: frozenset[str] = word_set(
     """thanks thank thx ty cheers cool nice great perfect awesome excellent lol haha hmm wow
     understood noted got teşekkürler teşekkür sağol sağ eyvallah tşk süper harika güzel"""
@@ -57,7 +57,7 @@ def _tokens(text: str) -> list[str]:
 
 
 def should_skip(query: str) -> str | None:
-    """Why ``query`` needs no memory lookup (seed 004's gate, applied before HyDE), or None."""
+    """Why ``query`` needs no memory lookup (the gate, applied before HyDE), or None."""
     text = query.strip()
     if not text:
         return "empty"
@@ -81,11 +81,11 @@ def should_skip(query: str) -> str | None:
     return None
 
 
-# --- Intent router (seed 004) -------------------------------------------------------------------
+# --- Intent router -------------------------------------------------------------------
 
 
 class Intent(StrEnum):
-    """Seed 004's retrieval intents."""
+    """The retrieval intents."""
 
     FACTUAL = "factual"
     TEMPORAL = "temporal"
@@ -124,14 +124,14 @@ _INTENT_CUES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
 
 
 def classify_intent(query: str) -> Intent:
-    """Seed 004's keyword-heuristic intent; GENERAL when no cue fires."""
+    """The keyword-heuristic intent; GENERAL when no cue fires."""
     for intent, pattern in _INTENT_CUES:
         if pattern.search(query):
             return intent
     return Intent.GENERAL
 
 
-# Seed 004's primary methods as channel sets. "Hybrid" is the vector and BM25 searches (over the
+# The primary methods as channel sets. "Hybrid" is the vector and BM25 searches (over the
 # memories and over the turns they came from); the graph methods add the entity channel and graph
 # activation. Only the graph intents (causal, entity profile) run those two: on LoCoMo's full dev
 # split (profile precise) this routing gives R@10 0.695 and multi-hop 0.495 against 0.687 / 0.479
@@ -144,9 +144,9 @@ GRAPH = (*HYBRID, "entity", "activation")
 
 @dataclass(frozen=True)
 class Strategy:
-    """One row of seed 004's retrieval strategy router.
+    """One row of the retrieval strategy router.
 
-    ``utility_boost`` is the share of the composite given to utility (seed 004's
+    ``utility_boost`` is the share of the composite given to utility (the
     ``0.6 semantic + 0.2 utility + 0.2 importance``; see ``profiles.Profile.tuned``). ``sort`` is
     ``relevance``, ``valid_from_desc`` or ``utility_desc``; ``categories`` None means no filter;
     ``graph_hops`` is how far the entity/memory graph channel walks; ``relations`` the memory
@@ -169,7 +169,7 @@ class Strategy:
     channels: tuple[str, ...] = HYBRID
 
 
-# Seed 004's two router tables, merged. One hop is the entity channel's default walk; seed 004
+# The two router tables, merged. One hop is the entity channel's default walk;
 # gives causal queries two hops over causes/elaborates. "Balanced defaults" for general keep the
 # first table's utility boost of 0.2.
 STRATEGIES: dict[Intent, Strategy] = {
@@ -220,7 +220,7 @@ STRATEGIES: dict[Intent, Strategy] = {
 }
 
 
-# --- Multi-query decomposition (seed 004) --------------------------------------------------------
+# --- Multi-query decomposition --------------------------------------------------------
 
 MAX_SUB_QUERIES = 4
 _NAME = r"(?!I\b)[A-Z][\w'’-]*(?:\s+(?!and\b)[A-Z][\w'’-]*)*"
@@ -286,7 +286,7 @@ def _split_clauses(part: str) -> list[str]:
 
 
 def decompose(query: str) -> list[str]:
-    """Seed 004's decomposition: 2-4 sub-queries for a compound query, else ``[query]``."""
+    """The decomposition: 2-4 sub-queries for a compound query, else ``[query]``."""
     text = query.strip()
     parts = [text]
     if text.count("?") > 1:
@@ -305,17 +305,17 @@ def decompose(query: str) -> list[str]:
     return unique
 
 
-# --- Expansion and scope (seed 002) --------------------------------------------------------------
+# --- Expansion and scope --------------------------------------------------------------
 
-AUTO_EXPAND_THRESHOLD = 0.25  # seed 002: expand and retry when the top relevance is below this
+AUTO_EXPAND_THRESHOLD = 0.25  # expand and retry when the top relevance is below this
 DEFAULT_NAMESPACE = "default"
 
 
 def should_expand(best_relevance: float | None) -> bool:
-    """Seed 002's auto-expansion: retry with expanded queries when nothing relevant came back."""
+    """The auto-expansion: retry with expanded queries when nothing relevant came back."""
     return best_relevance is None or best_relevance < AUTO_EXPAND_THRESHOLD
 
 
 def recall_namespaces(namespace: str) -> tuple[str, ...]:
-    """Seed 002: a namespaced recall also reads ``default`` (cross-project knowledge)."""
+    """: a namespaced recall also reads ``default`` (cross-project knowledge)."""
     return (namespace,) if namespace == DEFAULT_NAMESPACE else (namespace, DEFAULT_NAMESPACE)

@@ -5,8 +5,8 @@
 ``as_of``, channels, activation, unknown options; ``episode_hits`` says whether a matching turn
 that no memory stands for may come back as an episode hit, on by default); the engine then
 trusts every field. ``CHANNELS`` are the searches a request may name, ``ACTIVATIONS`` the ways
-activation may spread. A request that names no channels has ``channels == ()``: the engine
-searches its intent's channels (seed 004's router, ``query.STRATEGIES``).
+activation may spread. A request that names no channels has ``channels ==``: the engine
+searches its intent's channels (the router, ``query.STRATEGIES``).
 """
 
 from __future__ import annotations

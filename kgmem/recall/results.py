@@ -21,7 +21,7 @@ class RecallHit:
     score: float
     category: str
     status: str
-    injection: str  # full | abbreviated | skipped (seed 004's confidence gate)
+    injection: str  # full | abbreviated | skipped (the confidence gate)
     turn_ids: tuple[str, ...]
     valid_from: datetime | None
     valid_until: datetime | None

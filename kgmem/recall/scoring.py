@@ -1,19 +1,19 @@
 """The recall score: relevance first, scaled within a bound by what is known of the memory.
 
 Contract: ``score(candidate, profile, now)`` is pure (no I/O, no clock: ``now`` is passed in) and
-returns ``Scored(final, contributions, factors)`` where ``math.fsum(contributions.values()) ==
+returns ``Scored(final, contributions, factors)`` where ``math.fsum(contributions.values) ==
 final`` exactly — ``final`` is defined as that sum, so the X-ray shows every factor's share.
 
 ``final = relevance × modifier``. Relevance is the profile's weighted mean of the query-dependent
 factors (:data:`profiles.RELEVANCE_FACTORS`: similarity, BM25, RRF, activation, each in [0, 1]) plus
-seed 004's query-side additive boosts (entity +0.1 per matching query entity, weighed by its
+the query-side additive boosts (entity +0.1 per matching query entity, weighed by its
 specificity within the set; episode +0.15 for the caller's own session), scaled down for a memory
 that says nothing but names when the question asks more (``names_only``, ``coverage.py``). The
 modifier holds the query-independent evidence: the priors (:data:`profiles.PRIOR_FACTORS`: recency,
 retention, ACT-R, importance, utility, confidence) move it by at most ``±PRIOR_SPAN ×
-profile.prior_share`` around 1 (linear in each prior, so each has its own additive share), then seed
-004's Hebbian co-activation, sub-tier, tier, seed 000's lifecycle and disputed adjustments, seed
-004's low source confidence and mood congruence multiply it, and the whole modifier is clamped to
+profile.prior_share`` around 1 (linear in each prior, so each has its own additive share), then the
+Hebbian co-activation, sub-tier, tier, the lifecycle and disputed adjustments, the
+low source confidence and mood congruence multiply it, and the whole modifier is clamped to
 ``MODIFIER_BAND``. So whatever a memory's age, access history, importance, tier or state, it cannot
 beat a memory whose relevance exceeds its own by more than the factor :func:`relevance_bound` names:
 priors reorder memories of similar relevance only. (Before, the priors were weighted terms of one
@@ -37,8 +37,8 @@ from kgmem.recall.diversity import cosines
 from kgmem.recall.profiles import PRIOR_FACTORS, RELEVANCE_FACTORS, Profile
 
 # --- seed constants ----------------------------------------------------------------------------
-ENTITY_BOOST = 0.10  # seed 004: +0.1 per matching entity
-EPISODE_BOOST = 0.15  # seed 004: +0.15 for a same-session episode
+ENTITY_BOOST = 0.10  # +0.1 per matching entity
+EPISODE_BOOST = 0.15  # +0.15 for a same-session episode
 # A question that asks for an attribute ("How old is Ana?") and a live memory that holds that
 # slot for the subject asked about: as much relevance as a same-session episode, since "old"
 # matches "an old Fiat Panda" better than "Ana is 29" in words (recall/claim_channel.py).
@@ -48,16 +48,16 @@ CLAIM_BOOST = 0.15
 # channel and, being short, wins the word and vector matches, but answers nothing asked. Its
 # relevance is scaled by this (LoCoMo dev replay: R@10 and MRR unchanged on both halves).
 NAMES_ONLY_FACTOR = 0.3
-# Seed 004 gives pairs co-activated >= 3 times +0.05 on a composite of about 0.5; co-activation
+# kgmem gives pairs co-activated >= 3 times +0.05 on a composite of about 0.5; co-activation
 # is made by recalls themselves, so it is a bounded multiplier here, not added relevance.
 COACTIVATION_BOOST = 1.05
 COACTIVATION_MIN = 3
-LOW_SOURCE_CONFIDENCE = 0.3  # seed 004: memories below this are deprioritised...
+LOW_SOURCE_CONFIDENCE = 0.3  # memories below this are deprioritised...
 LOW_CONFIDENCE_FACTOR = 0.8  # ...by this much (the seed gives no number)
-MOOD_BOOST = 1.1  # seed 004: mood-congruent memories score x1.1
+MOOD_BOOST = 1.1  # mood-congruent memories score x1.1
 
-# Seed 000: active/validated a small boost, candidate a slight penalty, stale a stronger one,
-# disputed an additional penalty (magnitudes are kgmem's; seed 000 names only their order).
+# active/validated a small boost, candidate a slight penalty, stale a stronger one,
+# disputed an additional penalty (magnitudes are kgmem's names only their order).
 # Archived is treated like stale. A memory without lifecycle metadata is neutral (fail-open).
 LIFECYCLE_FACTOR: dict[str, float] = {
     "active": 1.05,
@@ -67,7 +67,7 @@ LIFECYCLE_FACTOR: dict[str, float] = {
     "archived": 0.85,
 }
 DISPUTED_FACTOR = 0.85
-# Tier bias: seed 002's layer bias (core +0.1 over working, buffer -0.1) and seed 001's "semantic
+# Tier bias: the layer bias (core +0.1 over working, buffer -0.1) and the "semantic
 # weighted higher", as multipliers around the episodic intake tier; dormant is cold storage.
 TIER_FACTOR: dict[str, float] = {
     "core": 1.1,
@@ -76,7 +76,7 @@ TIER_FACTOR: dict[str, float] = {
     "working": 1.0,
     "dormant": 0.9,
 }
-# Seed 004's sub-tiers: episodic by source, semantic by content.
+# The sub-tiers: episodic by source, semantic by content.
 SUB_TIER_FACTOR: dict[str, float] = {
     "personal": 1.1,
     "observed": 1.0,
@@ -146,7 +146,7 @@ def similarities(
 def _lifecycle(c: Candidate) -> float:
     state = c.lifecycle_state
     if c.status == "stale" and state not in ("stale", "archived"):
-        state = "stale"  # seed 003: a stale status is deprioritised too (once, not twice)
+        state = "stale"  # a stale status is deprioritised too (once, not twice)
     return LIFECYCLE_FACTOR.get(state or "", 1.0)
 
 
@@ -216,7 +216,7 @@ def _composite(
         "act_r": act_r_activation(c.access_count, since_access),
         "importance": _unit(c.importance),
         "utility": _unit(c.utility),
-        # seed 003's confidence term, discounted by seed 001's trust in who wrote the memory
+        # the confidence term, discounted by the trust in who wrote the memory
         "confidence": _unit(c.confidence) * _unit(c.source_trust),
     }
     same_session = session_id is not None and c.session_id == session_id
@@ -276,7 +276,7 @@ def relevance_bound(profile: Profile | None = None) -> float:
     """How many times more relevant a memory must be than another to rank above it whatever
     their priors and multipliers: the band's ratio; under ``profile``, for two memories alike
     but in the continuous priors (age, accesses, importance, utility, confidence, as long as
-    neither confidence is low enough for seed 004's low-confidence multiplier),
+    neither confidence is low enough for the low-confidence multiplier),
     ``(1 + span) / (1 − span)``."""
     low, high = MODIFIER_BAND
     if profile is None:
@@ -306,7 +306,7 @@ def entity_specificity(candidates: Sequence[Candidate]) -> dict[str, float]:
     """Each matched query entity's specificity in a candidate set: 1 − the share of candidates
     that mention it (an IDF within the set).
 
-    Seed 004 boosts a memory +0.1 per query entity it mentions. When a query names someone
+    kgmem boosts a memory +0.1 per query entity it mentions. When a query names someone
     nearly every memory is about (the two speakers of a conversation, the user), that boost
     lifts every candidate alike and only drowns the evidence channels; a rarely mentioned entity
     still separates the memories that name it, so it keeps (nearly) the whole boost. A set of

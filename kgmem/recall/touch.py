@@ -1,6 +1,6 @@
 """The touch a non-dry recall gives its hits, and the stability the scoring and the touch share.
 
-``touch`` writes, in one statement, what recalling a memory changes (seed 004): its access count
+``touch`` writes, in one statement, what recalling a memory changes: its access count
 and last access, its stability after the access (FSRS retention at the moment of recall), the
 Hebbian co-activation among the top hits, and the small boost to linked neighbours (capped like
 every stability boost). ``after_recall`` is the pure part of that for one hit. ``stability``

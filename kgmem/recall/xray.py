@@ -1,4 +1,4 @@
-"""The recall X-ray (DESIGN §5 step 6) as typed, frozen records: why each hit came back, and why
+"""The recall X-ray (docs/recall.md) as typed, frozen records: why each hit came back, and why
 each dropped candidate did not.
 
 Contract: plain data, no I/O. For every hit, :class:`HitExplain` carries each channel's rank and
@@ -32,7 +32,7 @@ class DropReason(StrEnum):
     STATUS = "status"  # not active (challenged, invalidated, merged, archived, ...)
     VALIDITY = "validity"  # outside its valid_from/valid_until window at as_of
     CONFIDENCE_FLOOR = "confidence_floor"  # below the caller's minimum confidence or score
-    MMR = "mmr"  # redundant with a better hit (seed 004's MMR)
+    MMR = "mmr"  # redundant with a better hit (the MMR)
     LIMIT = "limit"  # ranked below the requested number of hits
     SUPERSEDED = "superseded"  # replaced by a newer memory
 
@@ -72,7 +72,7 @@ class HitExplain:
     status: str = "active"
     episodes: tuple[str, ...] = ()  # ids of the turns the memory was extracted from
     factors: Mapping[str, float] = field(default_factory=dict)
-    injection: str | None = None  # full | abbreviated | skipped (seed 004's gate)
+    injection: str | None = None  # full | abbreviated | skipped (the gate)
     kind: str = "memory"  # or "episode": a turn no memory stands for (memory_id = episode id)
 
     @classmethod

@@ -1,7 +1,7 @@
 """The service's edits of existing memories: status, pin, feedback, forget, correct, resolve.
 
 Contract. ``set_status`` moves a memory along the allowed transitions with an audit record;
-``pin`` exempts a memory from decay and demotion; ``feedback`` applies seed 004's utility update
+``pin`` exempts a memory from decay and demotion; ``feedback`` applies the utility update
 with compare-and-set retries (no feedback lost to a concurrent one); ``forget`` is soft (status
 ``deleted``, all kept until the purge) or hard (an erasure, now, of the memory and everything
 derived from it that would reveal it, in one transaction); ``correct`` remembers a correction
@@ -89,7 +89,7 @@ class CurationOps(IngestOps, BrowseOps):
     async def feedback(
         self, memory_id: str, useful: bool, *, namespace: str | None = None
     ) -> tuple[float, float]:
-        """Seed 004's utility update after a use of the memory; returns (before, after).
+        """The utility update after a use of the memory; returns (before, after).
 
         Read, compute (pure), compare-and-set: a concurrent update makes the write miss, and the
         read is repeated, so no feedback is lost.

@@ -1,7 +1,7 @@
 """The service's lifecycle operations: the consolidation job, session resume, and merge undo.
 
 Contract. ``consolidate`` runs the consolidation job ("dream cycle") on a namespace under its
-lease (see :mod:`kgmem.lifecycle.consolidate`); ``resume`` builds seed 002's session-recovery
+lease (see :mod:`kgmem.lifecycle.consolidate`); ``resume`` builds the session-recovery
 context within a token budget and reads only; ``undo_merge``/``undo_entity_merge`` reverse one
 consolidation merge. The lifecycle modules are imported when called: most processes never run
 them.
@@ -58,7 +58,7 @@ class LifecycleOps(ServiceCore):
         recent_hours: float = 24.0,
         now: datetime | None = None,
     ) -> ResumeContext:
-        """Seed 002's session-recovery context (core memories, recent changes, topics with
+        """The session-recovery context (core memories, recent changes, topics with
         counts, triggers) within ``token_budget`` approximate tokens. Reads only."""
         from kgmem.lifecycle.consolidate import check_now
         from kgmem.lifecycle.resume import check_budget, resume

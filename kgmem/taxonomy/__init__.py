@@ -9,9 +9,9 @@ the allowed values. The tables that go with the vocabularies live beside this mo
 ``lifecycle_tables`` (stability days, tier decay, minimum retention, the legal status changes),
 ``relation_tables`` (relation inverses, memory-relation Cypher types and pruning priority),
 ``seed_vocabulary`` (where each seed term landed) and ``parsing`` (outside text to a member). They
-unify the five seed documents (``seeds/`` beside DESIGN.md: 000 Engram-TS, 001 engram-py, 002
-engram-rs, 003 the Go/SQLite engine, 004 Cognitive Memory v9) and cite their seed. Pure data and
-pure functions: no I/O, nothing happens at import beyond building these constants. Seed 000's rules
+unify the vocabularies of five earlier agent-memory engines, whose terms are accepted as
+aliases (docs/vocabulary.md#aliases). Pure data and
+pure functions: no I/O, nothing happens at import beyond building these constants. The rules
 that classify a memory's kind from its text live in :mod:`kgmem.memory_kind`.
 """
 
@@ -23,43 +23,43 @@ from enum import StrEnum
 
 
 class Category(StrEnum):
-    """What a memory is about: seed 000's ten extraction categories + seed 003's eight types."""
+    """What a memory is about: the ten extraction categories + the eight types."""
 
-    # seed 000
+    # the extraction categories
     FACT = "fact"
-    PREFERENCE = "preference"  # also seed 003
+    PREFERENCE = "preference"  # also
     CORRECTION = "correction"
     ENTITY = "entity"
     DECISION = "decision"
-    RELATIONSHIP = "relationship"  # also seed 003
+    RELATIONSHIP = "relationship"  # also
     PRINCIPLE = "principle"
     COMMITMENT = "commitment"
     MOMENT = "moment"
     SKILL = "skill"
-    # seed 003 (preference and relationship are above)
+    # the memory types with a base stability (preference and relationship are above)
     IDENTITY = "identity"
     EVENT = "event"
     ACTIVITY = "activity"
-    GOAL = "goal"  # seed 003's code and site call it PLAN
+    GOAL = "goal"  # the code and site call it PLAN
     CONTEXT = "context"
     EPHEMERAL = "ephemeral"
 
 
-# --- Memory kind (episode | note), seed 000 ----------------------------------------------------
+# --- Memory kind (episode | note) ----------------------------------------------------
 
 
 class Kind(StrEnum):
-    """Seed 000: an episode keeps event fidelity; a note is a stable belief that may be revised."""
+    """: an episode keeps event fidelity; a note is a stable belief that may be revised."""
 
     EPISODE = "episode"
     NOTE = "note"
 
 
-# --- Memory type (fact | procedure | narrative), seed 001 --------------------------------------
+# --- Memory type (fact | procedure | narrative) --------------------------------------
 
 
 class MemoryType(StrEnum):
-    """Seed 001's semantic type, orthogonal to tier; recall modes filter on it."""
+    """The semantic type, orthogonal to tier; recall modes filter on it."""
 
     FACT = "fact"
     PROCEDURE = "procedure"
@@ -70,42 +70,42 @@ class MemoryType(StrEnum):
 
 
 class Tier(StrEnum):
-    """Seed 004's four tiers plus seed 002's Core above semantic (see SEED_VOCABULARY_MAP)."""
+    """The four tiers plus the Core above semantic (see SEED_VOCABULARY_MAP)."""
 
-    WORKING = "working"  # session-scoped, at most 9 items (seed 004)
-    EPISODIC = "episodic"  # default for new captures (seed 004); seed 002's Buffer
-    SEMANTIC = "semantic"  # proven knowledge (seed 004); seed 002's Working
-    CORE = "core"  # long-term identity, entered only through the LLM gate (seed 002)
-    DORMANT = "dormant"  # cold storage, reactivatable, frozen (seed 004); seed 000's cold
+    WORKING = "working"  # session-scoped, at most 9 items (docs/vocabulary.md)
+    EPISODIC = "episodic"  # default for new captures (docs/vocabulary.md); the Buffer
+    SEMANTIC = "semantic"  # proven knowledge (docs/vocabulary.md); the Working
+    CORE = "core"  # long-term identity, entered only through the LLM gate (docs/vocabulary.md)
+    DORMANT = "dormant"  # cold storage, reactivatable, frozen (docs/vocabulary.md); the cold
 
 
 DEFAULT_TIER = Tier.EPISODIC
 
 
-# --- Status and its transitions (seeds 000, 001, 003) ------------------------------------------
+# --- Status and its transitions (docs/vocabulary.md) ------------------------------------------
 
 
 class Status(StrEnum):
     """Storage lifecycle of a memory; every change is audited as a StatusChange."""
 
-    ACTIVE = "active"  # 000, 001, 003
-    CHALLENGED = "challenged"  # 001: flagged for review (belief probing)
-    STALE = "stale"  # 003: retention < 0.3, deprioritised but retrievable
-    SUPERSEDED = "superseded"  # 000, 001: replaced by a newer memory
-    MERGED = "merged"  # 001: content absorbed into another memory
-    INVALIDATED = "invalidated"  # 001: confirmed wrong
-    ARCHIVED = "archived"  # 000, 003: out of default searches, reachable by id
-    DELETED = "deleted"  # 003: soft-deleted, purged after the retention period
+    ACTIVE = "active"
+    CHALLENGED = "challenged"  # flagged for review (belief probing)
+    STALE = "stale"  # retention < 0.3, deprioritised but retrievable
+    SUPERSEDED = "superseded"  # replaced by a newer memory
+    MERGED = "merged"  # content absorbed into another memory
+    INVALIDATED = "invalidated"  # confirmed wrong
+    ARCHIVED = "archived"  # out of default searches, reachable by id
+    DELETED = "deleted"  # soft-deleted, purged after the retention period
 
 
 DEFAULT_STATUS = Status.ACTIVE
 
 
-# --- Lifecycle policy metadata, seed 000 --------------------------------------------------------
+# --- Lifecycle policy metadata --------------------------------------------------------
 
 
 class LifecycleState(StrEnum):
-    """Seed 000: controls retrieval weighting/filtering, separate from the storage status."""
+    """: controls retrieval weighting/filtering, separate from the storage status."""
 
     CANDIDATE = "candidate"
     VALIDATED = "validated"
@@ -115,7 +115,7 @@ class LifecycleState(StrEnum):
 
 
 class VerificationState(StrEnum):
-    """Seed 000: how far a memory has been confirmed; disputed is penalised in recall."""
+    """: how far a memory has been confirmed; disputed is penalised in recall."""
 
     UNVERIFIED = "unverified"
     USER_CONFIRMED = "user_confirmed"
@@ -124,23 +124,23 @@ class VerificationState(StrEnum):
 
 
 class PolicyClass(StrEnum):
-    """Seed 000: how long a memory is meant to live."""
+    """: how long a memory is meant to live."""
 
     EPHEMERAL = "ephemeral"
     DURABLE = "durable"
     PROTECTED = "protected"
 
 
-# Seed 000's fail-open value for a memory without valid lifecycle metadata.
+# The fail-open value for a memory without valid lifecycle metadata.
 DEFAULT_LIFECYCLE_STATE = LifecycleState.CANDIDATE
 DEFAULT_VERIFICATION_STATE = VerificationState.UNVERIFIED
 
 
-# --- Entities and their relations, seed 003 ----------------------------------------------------
+# --- Entities and their relations ----------------------------------------------------
 
 
 class EntityType(StrEnum):
-    """Seed 003's seven entity types."""
+    """The seven entity types."""
 
     PERSON = "person"
     ORGANIZATION = "organization"
@@ -154,7 +154,7 @@ class EntityType(StrEnum):
 class RelationType(StrEnum):
     """Entity-to-entity relations, stored as the ``type`` property of ``:RELATED``."""
 
-    # seed 003's twenty
+    # the twenty common relations
     WORKS_AT = "works_at"
     MANAGES = "manages"
     REPORTS_TO = "reports_to"
@@ -175,7 +175,7 @@ class RelationType(StrEnum):
     CLIENT_OF = "client_of"
     SIBLING_OF = "sibling_of"
     KNOWS = "knows"
-    # seed 003's extraction patterns also emit these
+    # the extraction patterns also emit these
     COLLEAGUE_OF = "colleague_of"
     LOCATED_IN = "located_in"
     MENTORED_BY = "mentored_by"
@@ -187,7 +187,7 @@ class RelationType(StrEnum):
 
 
 class MemoryRelation(StrEnum):
-    """Seed 004's six memory relations plus the lifecycle edges DESIGN §3 needs."""
+    """The six memory relations plus the lifecycle edges of docs/memory-model.md."""
 
     SUPERSEDES = "supersedes"
     CONTRADICTS = "contradicts"
@@ -195,16 +195,16 @@ class MemoryRelation(StrEnum):
     ELABORATES = "elaborates"
     SAME_ENTITY = "same_entity"
     RELATED_TO = "related_to"
-    MERGED_INTO = "merged_into"  # seeds 001/002: loser -> survivor of a merge
+    MERGED_INTO = "merged_into"  # loser -> survivor of a merge
     DEPENDS_ON = "depends_on"  # premise -> conclusion, for invalidation cascades
-    CO_ACTIVATED = "co_activated"  # seed 004's Hebbian co-activation, carries {count}
+    CO_ACTIVATED = "co_activated"  # the Hebbian co-activation, carries {count}
 
 
-# --- Conflict resolution, seed 003 -------------------------------------------------------------
+# --- Conflict resolution -------------------------------------------------------------
 
 
 class ConflictStrategy(StrEnum):
-    """Seed 003's five strategies for a new memory that contradicts a stored one."""
+    """The five strategies for a new memory that contradicts a stored one."""
 
     KEEP_EXISTING = "keep_existing"
     USE_NEW = "use_new"
@@ -214,7 +214,7 @@ class ConflictStrategy(StrEnum):
 
 
 # Newer wins, with SUPERSEDES + valid_until on the old one: the bi-temporal "never delete,
-# invalidate" rule of seed 004.
+# invalidate" rule.
 DEFAULT_CONFLICT_STRATEGY = ConflictStrategy.TEMPORAL
 
 

@@ -1,5 +1,5 @@
-"""What a memory's category implies, one table per question: the kind it takes (seed 000), its
-default memory type (seed 001), its policy class, and whether it is protected from archival (seed
+"""What a memory's category implies, one table per question: the kind it takes, its
+default memory type, its policy class, and whether it is protected from archival (seed
 000). Every table covers every :class:`~kgmem.taxonomy.Category`; pure data.
 """
 
@@ -7,15 +7,15 @@ from __future__ import annotations
 
 from kgmem.taxonomy import Category, Kind, MemoryType, PolicyClass
 
-# Seed 000's factArchivalProtectedCategories default: never archived by the fact-archival rule.
+# The factArchivalProtectedCategories default: never archived by the fact-archival rule.
 PROTECTED_CATEGORIES: frozenset[Category] = frozenset(
     {Category.COMMITMENT, Category.PREFERENCE, Category.DECISION, Category.PRINCIPLE}
 )
-# Seed 000's archival rule also skips corrections ("status is active and not a correction").
+# The archival rule also skips corrections ("status is active and not a correction").
 ARCHIVAL_EXEMPT_CATEGORIES: frozenset[Category] = PROTECTED_CATEGORIES | {Category.CORRECTION}
 
 
-# Step 2 of seed 000's priority: the category decides, unless it is None (then later steps do).
+# Step 2 of the priority: the category decides, unless it is None (then later steps do).
 # Facts and entities can be either ("Ann moved to Oslo" vs "Ann lives in Oslo"), so they defer.
 KIND_BY_CATEGORY: dict[Category, Kind | None] = {
     Category.PREFERENCE: Kind.NOTE,
@@ -37,7 +37,7 @@ KIND_BY_CATEGORY: dict[Category, Kind | None] = {
 }
 
 
-# Seed 001: procedure = "how-to, playbooks, rules, decisions"; narrative = "session logs, raw
+# procedure = "how-to, playbooks, rules, decisions"; narrative = "session logs, raw
 # context, stories"; everything else is structured knowledge (fact). Extractors may override.
 DEFAULT_MEMORY_TYPE: dict[Category, MemoryType] = dict.fromkeys(Category, MemoryType.FACT) | {
     Category.SKILL: MemoryType.PROCEDURE,
@@ -51,8 +51,8 @@ DEFAULT_MEMORY_TYPE: dict[Category, MemoryType] = dict.fromkeys(Category, Memory
 }
 
 
-# The policy class a category implies: seed 000's protected categories are protected, the
-# ephemeral category (seed 003) is ephemeral, everything else is durable.
+# The policy class a category implies: the protected categories are protected, the
+# ephemeral category (docs/vocabulary.md) is ephemeral, everything else is durable.
 DEFAULT_POLICY_CLASS: dict[Category, PolicyClass] = (
     dict.fromkeys(Category, PolicyClass.DURABLE)
     | dict.fromkeys(PROTECTED_CATEGORIES, PolicyClass.PROTECTED)

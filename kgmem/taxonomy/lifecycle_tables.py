@@ -1,7 +1,7 @@
-"""How memories live and change: seed 003's base stability per category, seed 004's decay multiplier
+"""How memories live and change: the base stability per category, the decay multiplier
 per tier and minimum retention per category (placed on one scale for the categories a seed does not
 name; each entry says why), and the legal changes of a memory's storage
-:class:`~kgmem.taxonomy.Status` (seeds 000, 001, 003) with :func:`can_transition` to ask and
+:class:`~kgmem.taxonomy.Status` (docs/lifecycle.md) with :func:`can_transition` to ask and
 :func:`check_transition` to refuse an illegal one with :class:`~kgmem.errors.InvalidInput`. Pure
 data and two pure functions, read by :mod:`kgmem.lifecycle`.
 """
@@ -13,10 +13,10 @@ import math
 from kgmem.errors import InvalidInput
 from kgmem.taxonomy import Category, Status, Tier
 
-# Days of base stability S in seed 003's retention(t) = exp(-t / S_eff),
+# Days of base stability S in the retention(t) = exp(-t / S_eff),
 # S_eff = S * (1 + ln(1 + access_count) * 0.5).
 BASE_STABILITY_DAYS: dict[Category, float] = {
-    # seed 003, verbatim
+    # , verbatim
     Category.IDENTITY: 365.0,
     Category.PREFERENCE: 270.0,
     Category.RELATIONSHIP: 270.0,
@@ -25,32 +25,32 @@ BASE_STABILITY_DAYS: dict[Category, float] = {
     Category.GOAL: 60.0,
     Category.CONTEXT: 21.0,
     Category.EPHEMERAL: 3.0,
-    # seed-000-only categories, placed on seed 003's scale:
-    # a correction must outlive whatever it corrects, identity facts included (seed 004: no decay).
+    # seed-000-only categories, placed on the scale:
+    # a correction must outlive whatever it corrects, identity facts included (no decay).
     Category.CORRECTION: 365.0,
-    # seed 004 puts entities in the no-decay class with preferences, so they get preference's value.
+    # kgmem puts entities in the no-decay class with preferences, so they get preference's value.
     Category.ENTITY: 270.0,
-    # seed 004 decays facts by 0.005/day; an e-folding time of 1/0.005 days.
+    # kgmem decays facts by 0.005/day; an e-folding time of 1/0.005 days.
     Category.FACT: 200.0,
-    # seeds 000 (protected), 001 (procedural layer, no half-life) and 002 (decision rationale goes
-    # to Core) keep decisions; seed 004 lets them fade faster than facts. Decisions change by being
+    #  (protected), 001 (procedural layer, no half-life) and 002 (decision rationale goes
+    # to Core) keep decisions lets them fade faster than facts. Decisions change by being
     # superseded rather than by fading, so: durable, a little below facts.
     Category.DECISION: 180.0,
-    # rules and lessons: seed 000 protects them, seed 002 sends them to Core and decays procedural
+    # rules and lessons: kgmem protects them sends them to Core and decays procedural
     # knowledge slowest of all kinds, so they sit at the top of the scale with identity.
     Category.PRINCIPLE: 365.0,
     # a capability fades only slowly when unused; as durable as a preference.
     Category.SKILL: 270.0,
-    # seed 000 keeps a resolved commitment for commitmentDecayDays (90) before removing it.
+    # kgmem keeps a resolved commitment for commitmentDecayDays (90) before removing it.
     Category.COMMITMENT: 90.0,
-    # a notable moment is a dated occurrence, like seed 003's EVENT.
+    # a notable moment is a dated occurrence, like the EVENT.
     Category.MOMENT: 120.0,
 }
 
 
-# Seed 004's category-based minimum retention in days (math.inf = permanent): strategic forgetting
-# may not retire a memory younger than this. Categories seed 004 does not name take its "Other" row,
-# except identity, which is the same who-the-user-is knowledge seed 004 keeps forever.
+# The category-based minimum retention in days (math.inf = permanent): strategic forgetting
+# may not retire a memory younger than this. Categories kgmem does not name take its "Other" row,
+# except identity, which is the same who-the-user-is knowledge kgmem keeps forever.
 MIN_RETENTION_DAYS: dict[Category, float] = dict.fromkeys(Category, 7.0) | {
     Category.CORRECTION: math.inf,
     Category.PREFERENCE: math.inf,
@@ -61,8 +61,8 @@ MIN_RETENTION_DAYS: dict[Category, float] = dict.fromkeys(Category, 7.0) | {
 }
 
 
-# Seed 004's PAHF multipliers on the base decay rate (higher = forgets faster; dormant is frozen).
-# Core is not in seed 004; seed 002 never deletes Core, so it decays no faster than semantic.
+# The PAHF multipliers on the base decay rate (higher = forgets faster; dormant is frozen).
+# Core is not never deletes Core, so it decays no faster than semantic.
 TIER_DECAY_MULTIPLIER: dict[Tier, float] = {
     Tier.WORKING: 10.0,
     Tier.EPISODIC: 3.0,
@@ -72,11 +72,11 @@ TIER_DECAY_MULTIPLIER: dict[Tier, float] = {
 }
 
 
-# Seed 003's decay chain (active -> stale -> archived -> deleted) only moves forward by itself;
+# The decay chain (active -> stale -> archived -> deleted) only moves forward by itself;
 # the way back to ACTIVE exists for acts that carry new evidence: an access or rehearsal revives a
-# stale memory (seeds 003/004), a probe that clears a challenge, a user correction or an `ask`
-# resolution that reverses a supersede/invalidation, an explicit restore from the archive (seed 000
-# keeps archived memories recallable; seed 004 reactivates cold ones). MERGED is final apart from
+# stale memory (docs/lifecycle.md), a probe that clears a challenge, a user correction or an `ask`
+# resolution that reverses a supersede/invalidation, an explicit restore from the archive (
+# keeps archived memories recallable reactivates cold ones). MERGED is final apart from
 # archive/delete because its content now lives in the survivor. DELETED is terminal (purge follows).
 _REPLACED = frozenset({Status.SUPERSEDED, Status.MERGED, Status.INVALIDATED})
 ALLOWED_TRANSITIONS: dict[Status, frozenset[Status]] = {

@@ -1,6 +1,6 @@
-"""The tables over relation types: which entity relation holds the other way round (seed 003's
+"""The tables over relation types: which entity relation holds the other way round (the
 reverse-edge inference), the only Neo4j relationship types code may use for memory-to-memory edges,
-which of those are symmetric, which may be pruned first (seed 004), and DESIGN §3's fixed structural
+which of those are symmetric, which may be pruned first, and kgmem's fixed structural
 types. No free text ever reaches Cypher as a type; pure data and one pure lookup.
 """
 
@@ -25,7 +25,7 @@ _INVERSE_PAIRS = (
     (RelationType.MANAGES, RelationType.REPORTS_TO),
     (RelationType.MENTORS, RelationType.MENTORED_BY),
 )
-# Seed 003: "bidirectional relationships infer reverse edges". A symmetric type is its own inverse;
+# "bidirectional relationships infer reverse edges". A symmetric type is its own inverse;
 # a directed type with a named converse maps to it. Types absent here (works_at, uses, ...) have no
 # reverse edge to infer.
 INVERSE: dict[RelationType, RelationType] = (
@@ -54,8 +54,8 @@ SYMMETRIC_MEMORY_RELATIONS: frozenset[MemoryRelation] = frozenset(
     }
 )
 
-# Seed 004's pruning (at 1000 relations, trim to 900): lowest priority goes first; None = never
-# pruned. Seed 004 never prunes supersedes/contradicts/causes; merged_into and depends_on are
+# The pruning (at 1000 relations, trim to 900): lowest priority goes first; None = never
+# pruned. kgmem never prunes supersedes/contradicts/causes; merged_into and depends_on are
 # provenance and invalidation paths, so they are kept too. Co-activation is as loose as related_to.
 MEMORY_REL_PRUNE_PRIORITY: dict[MemoryRelation, int | None] = {
     MemoryRelation.SUPERSEDES: None,
@@ -69,8 +69,8 @@ MEMORY_REL_PRUNE_PRIORITY: dict[MemoryRelation, int | None] = {
     MemoryRelation.CO_ACTIVATED: 0,
 }
 
-# DESIGN §3's fixed, non-memory-to-memory relationship types (entity relations ride on RELATED).
-# SUBTOPIC_OF nests a topic in its parent (seed 002's topic tree): (child:Topic)->(parent:Topic).
+# kgmem's fixed, non-memory-to-memory relationship types (entity relations ride on RELATED).
+# SUBTOPIC_OF nests a topic in its parent (the topic tree): (child:Topic)->(parent:Topic).
 # DERIVED_FROM is provenance: a memory from its episodes, or a status snapshot from its notes.
 STRUCTURAL_REL_TYPES: frozenset[str] = frozenset(
     {"DERIVED_FROM", "MENTIONS", "RELATED", "IN_BOX", "IN_TRACE", "IN_TOPIC", "SUBTOPIC_OF"}

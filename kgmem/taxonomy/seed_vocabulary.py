@@ -33,7 +33,7 @@ SEED_003_CATEGORIES: tuple[Category, ...] = (
 )  # fmt: skip
 
 
-# Members added by kgmem, not in seed 003's list of twenty.
+# Members added by kgmem, not in the list of twenty.
 _KGMEM_ONLY_RELATIONS = frozenset(
     {
         RelationType.COLLEAGUE_OF,
@@ -64,23 +64,23 @@ def _verbatim(seed: str, *members: StrEnum) -> _SeedMap:
 
 
 SEED_VOCABULARY_MAP: _SeedMap = {
-    # seed 000: extraction categories, memoryKind, status, lifecycle/verification/policy metadata
+    # extraction categories, memoryKind, status, lifecycle/verification/policy metadata
     **_verbatim("000", *SEED_000_CATEGORIES, *Kind, *VerificationState, *PolicyClass),
     **_verbatim("000", Status.SUPERSEDED, LifecycleState.CANDIDATE, LifecycleState.VALIDATED),
-    **_verbatim("000", LifecycleState.STALE),  # a lifecycleState only; seed 000 has no stale status
+    **_verbatim("000", LifecycleState.STALE),  # a lifecycleState only has no stale status
     ("000", "active"): (Status.ACTIVE, LifecycleState.ACTIVE),
     ("000", "archived"): (Status.ARCHIVED, LifecycleState.ARCHIVED),
     ("000", "event"): (Category.EVENT,),  # kind-rule examples: "event, action, moment -> episode"
     ("000", "action"): (Category.ACTIVITY,),
     ("000", "hot"): (Tier.EPISODIC,),  # the live index every new memory enters
     ("000", "cold"): (Tier.DORMANT,),  # demoted, promotable back
-    # seed 001: layers, memory types, statuses
+    # layers, memory types, statuses
     **_verbatim("001", Tier.WORKING, Tier.EPISODIC, Tier.SEMANTIC, *MemoryType),
     **_verbatim("001", Status.ACTIVE, Status.CHALLENGED, Status.INVALIDATED, Status.MERGED),
     **_verbatim("001", Status.SUPERSEDED),
     ("001", "procedural"): (Tier.SEMANTIC, MemoryType.PROCEDURE),  # permanent how-to knowledge
     ("001", "codebase"): (Tier.SEMANTIC, MemoryType.FACT),  # permanent code knowledge
-    # seed 002: layers, kinds, the Core gate's whitelist
+    # layers, kinds, the Core gate's whitelist
     ("002", "buffer"): (Tier.EPISODIC,),  # intake: decays, evictable
     ("002", "working"): (Tier.SEMANTIC,),  # promoted by consolidation, never deleted
     ("002", "core"): (Tier.CORE,),
@@ -91,14 +91,14 @@ SEED_VOCABULARY_MAP: _SeedMap = {
     ("002", "identity"): (Category.IDENTITY,),
     ("002", "constraint"): (Category.PRINCIPLE,),
     ("002", "decision_rationale"): (Category.DECISION,),
-    # seed 003: memory types, states, entity types, relation types, conflict strategies
+    # memory types, states, entity types, relation types, conflict strategies
     **_verbatim("003", *(c for c in SEED_003_CATEGORIES if c is not Category.EVENT)),
     **_verbatim("003", Status.ACTIVE, Status.STALE, Status.ARCHIVED, Status.DELETED),
     **_verbatim("003", *(e for e in EntityType if e is not EntityType.EVENT), *ConflictStrategy),
     **_verbatim("003", *(rt for rt in RelationType if rt not in _KGMEM_ONLY_RELATIONS)),
     ("003", "plan"): (Category.GOAL,),
     ("003", "event"): (Category.EVENT, EntityType.EVENT),
-    # seed 004: tiers, memory relations, formation categories, hot-tier state
+    # tiers, memory relations, formation categories, hot-tier state
     **_verbatim("004", Tier.WORKING, Tier.EPISODIC, Tier.SEMANTIC, Tier.DORMANT),
     **_verbatim("004", *SEED_004_MEMORY_RELATIONS, Status.ACTIVE, Status.SUPERSEDED),
     **_verbatim("004", Category.PREFERENCE, Category.FACT, Category.DECISION, Category.CORRECTION),

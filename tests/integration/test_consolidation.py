@@ -28,7 +28,7 @@ from kgmem.service import Kgmem
 NOW = datetime(2025, 6, 1, 12, 0, tzinfo=UTC)
 MIN = timedelta(minutes=1)
 DAY = timedelta(days=1)
-# FSRS-6 with seed 003's context stability (21 days, human, semantic tier, no accesses):
+# FSRS-6 with the context stability (21 days, human, semantic tier, no accesses):
 # R = (1 + t / 189)^-2, so R crosses 0.3, 0.1 and 0.01 at these ages.
 S_CONTEXT = 21.0
 
@@ -205,7 +205,7 @@ def test_lifecycle_state_transitions_fire_exactly_at_their_thresholds(
 
     ctx = {"category": "context", "tier": "semantic"}
     ids = {
-        # decay chain (seed 003): R < 0.3 stale, < 0.1 archived, < 0.01 deleted
+        # decay chain (docs/lifecycle.md#retention): R < 0.3 stale, < 0.1 archived, < 0.01 deleted
         "above_stale": p(**ctx, last_accessed=NOW - _age_at(0.3) + MIN, created_at=NOW - 500 * DAY),
         "stale": p(**ctx, last_accessed=NOW - _age_at(0.3) - MIN, created_at=NOW - 500 * DAY),
         "above_archive": p(**ctx, last_accessed=NOW - _age_at(0.1) + MIN,
@@ -227,10 +227,10 @@ def test_lifecycle_state_transitions_fire_exactly_at_their_thresholds(
                        created_at=NOW - 5000 * DAY),
         "dormant": p(**{**ctx, "tier": "dormant"}, last_accessed=NOW - 5000 * DAY,
                      frozen_at=NOW - 5000 * DAY, created_at=NOW - 5000 * DAY),
-        # purge after 90 days deleted (seed 003)
+        # purge after 90 days deleted (docs/lifecycle.md)
         "purged": p(status="deleted", deleted_at=NOW - 90 * DAY),
         "kept_deleted": p(status="deleted", deleted_at=NOW - 90 * DAY + MIN),
-        # speculative expiry: confidence < 0.40, 30 days unconfirmed (seed 000)
+        # speculative expiry: confidence < 0.40, 30 days unconfirmed (docs/lifecycle.md)
         "speculative": p(confidence=0.39, verification_state="unverified",
                          created_at=NOW - 30 * DAY),
         "speculative_young": p(confidence=0.39, verification_state="unverified",
@@ -238,16 +238,16 @@ def test_lifecycle_state_transitions_fire_exactly_at_their_thresholds(
         "not_speculative": p(confidence=0.40, verification_state="unverified",
                              created_at=NOW - 30 * DAY),
         "confirmed": p(confidence=0.39, created_at=NOW - 30 * DAY),
-        # foresight expiry: valid_until passed → superseded (seed 004)
+        # foresight expiry: valid_until passed → superseded (docs/lifecycle.md)
         "foresight": p(valid_until=NOW),
         "foresight_future": p(valid_until=NOW + MIN),
-        # commitment decay: resolved 90 days ago → deleted (seed 000)
+        # commitment decay: resolved 90 days ago → deleted (docs/lifecycle.md#retention)
         "commitment_old": p(category="commitment", valid_until=NOW - 90 * DAY,
                             created_at=NOW - 100 * DAY),
         "commitment_recent": p(category="commitment", valid_until=NOW - 90 * DAY + MIN,
                                created_at=NOW - 100 * DAY),
         "commitment_open": p(category="commitment", created_at=NOW - 400 * DAY),
-        # fact archival: age > 90 days, importance < 0.3, ≤ 2 accesses (seed 000)
+        # fact archival: age > 90 days, importance < 0.3, ≤ 2 accesses (docs/lifecycle.md)
         "archival": p(importance=0.29, access_count=2, created_at=NOW - 90 * DAY - MIN),
         "archival_age": p(importance=0.29, access_count=2, created_at=NOW - 90 * DAY),
         "archival_importance": p(importance=0.3, access_count=2, created_at=NOW - 91 * DAY),
@@ -317,11 +317,11 @@ def test_lifecycle_tier_rules_fire_exactly_at_their_thresholds(
 
     sem = {"tier": "semantic", "created_at": NOW - 100 * DAY}
     ids = {
-        # working → episodic: 30 minutes or 2 accesses (seed 001)
+        # working → episodic: 30 minutes or 2 accesses (docs/lifecycle.md)
         "w_30min": p(tier="working", created_at=NOW - timedelta(minutes=30)),
         "w_young": p(tier="working", created_at=NOW - timedelta(minutes=30) + timedelta(seconds=1)),
         "w_2access": p(tier="working", access_count=2),
-        # episodic → semantic (seed 004): access ≥ 3, or utility ≥ 0.7 at ≥ 7 days, or shared entity
+        # episodic → semantic: access ≥ 3, or utility ≥ 0.7 at ≥ 7 days, or shared entity
         "e_access3": p(access_count=3),
         "e_access2": p(access_count=2),
         "e_useful": p(utility=0.7, created_at=NOW - 7 * DAY, last_accessed=NOW - 7 * DAY),
@@ -334,7 +334,7 @@ def test_lifecycle_tier_rules_fire_exactly_at_their_thresholds(
         "yan2": p(entities=["Yan"]),
         "e_pinned": p(access_count=5, pinned=True),
         "e_immutable": p(access_count=5, immutable=True),
-        # semantic → dormant: idle ≥ 60 days and utility < 0.2 (seed 004)
+        # semantic → dormant: idle ≥ 60 days and utility < 0.2 (docs/lifecycle.md)
         "s_dormant": p(**sem, utility=0.19, last_accessed=NOW - 60 * DAY),
         "s_idle_less": p(**sem, utility=0.19, last_accessed=NOW - 60 * DAY + MIN),
         "s_utility": p(**sem, utility=0.2, last_accessed=NOW - 60 * DAY),
@@ -343,7 +343,7 @@ def test_lifecycle_tier_rules_fire_exactly_at_their_thresholds(
         # dormant → semantic when accessed after it froze
         "reactivated": p(tier="dormant", frozen_at=NOW - 10 * DAY, last_accessed=NOW - DAY),
         "still_dormant": p(tier="dormant", frozen_at=NOW - DAY, last_accessed=NOW - 10 * DAY),
-        # the core gate (seed 002): identity passes, a plain fact and "for now" rules do not
+        # the core gate: identity passes, a plain fact and "for now" rules do not
         "core": p(**sem, category="identity", importance=0.7, access_count=3,
                   content="The user is Dana, a data engineer in Lisbon."),
         "gate_fact": p(**sem, category="fact", importance=0.7, access_count=3,
@@ -351,7 +351,7 @@ def test_lifecycle_tier_rules_fire_exactly_at_their_thresholds(
         "gate_temporary": p(**sem, category="principle", importance=0.7, access_count=3,
                             content="For now, deploy from the release branch."),
         "gate_unimportant": p(**sem, category="identity", importance=0.59, access_count=3),
-        # seed 004's hot tier
+        # the hot tier
         "hot": p(tier="semantic", utility=0.85, access_count=12, created_at=NOW - DAY),
     }  # fmt: skip
     report = run(km, arun, ns, "tiers")
@@ -456,7 +456,7 @@ def test_lifecycle_rehearsal_drift_and_replay_are_bounded_and_idempotent(
     )
     a = plant(km, arun, ns, stability=2.0)
     b = plant(km, arun, ns)
-    for _ in range(3):  # seen together three times: seed 004's co-activation threshold
+    for _ in range(3):  # seen together three times: the co-activation threshold
         arun(repository.touch_memories(km.graph, namespace=ns, touches=[], pairs=[[a, b]], now=NOW))
     report = run(km, arun, ns, "rehearsal", caps={"rehearsal": 2})
     step = report.step("rehearsal")
@@ -464,7 +464,7 @@ def test_lifecycle_rehearsal_drift_and_replay_are_bounded_and_idempotent(
     stab = [mem(km, arun, ns, m)["stability"] for m in endangered]
     assert stab == [pytest.approx(1.5), pytest.approx(1.5), pytest.approx(1.0)]
     assert mem(km, arun, ns, fresh)["stability"] == pytest.approx(1.0)
-    # seed 004: u + 0.01 * 10 * (0.5 - u)
+    # u + 0.01 * 10 * (0.5 - u)
     assert mem(km, arun, ns, drifting)["utility"] == pytest.approx(0.86)
     assert mem(km, arun, ns, a)["stability"] == pytest.approx(2.04)
     assert mem(km, arun, ns, b)["stability"] == pytest.approx(1.02)

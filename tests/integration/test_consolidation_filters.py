@@ -303,7 +303,7 @@ def test_lifecycle_redundancy_compares_a_bounded_window_per_run_and_in_time_ever
 def test_lifecycle_redundancy_stops_reading_the_window_once_it_has_more_pairs_than_its_cap(
     km: Kgmem, arun: Any, namespace: str, monkeypatch: Any
 ) -> None:
-    """Seed 004's 50 comparisons per cycle: a window is read in chunks and reading stops as soon
+    """The 50 comparisons per cycle: a window is read in chunks and reading stops as soon
     as the pairs found exceed the cap (the rest could only be left over); a capped run marks
     nothing checked, so bounded runs still merge every pair in time, and a run with the pairs
     under its cap reads its whole window."""

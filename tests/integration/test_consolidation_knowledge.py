@@ -205,7 +205,7 @@ def test_lifecycle_three_session_notes_distil_into_a_snapshot_that_keeps_the_spe
               session_id="s-42", created_at=NOW - HOUR),
     ]  # fmt: skip
     plant(km, arun, ns, "An ordinary memory of the same session.", session_id="s-42")
-    for i in range(2):  # two notes are not enough (seed 002: 3+)
+    for i in range(2):  # two notes are not enough (3+)
         plant(km, arun, ns, f"Short session note {i}.", tags=["session"], session_id="s-7")
     before = {n: mem(km, arun, ns, n) for n in notes}
     report = run(km, arun, ns, "distillation")

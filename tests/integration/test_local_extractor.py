@@ -119,7 +119,7 @@ def test_plans_get_a_valid_until(extract: Any) -> None:
     )
     assert dated.content == "Caroline is going to visit Rome next week (week of 2023-05-15)."
     assert dated.valid_until == datetime(2023, 5, 22, tzinfo=UTC)  # the end of that week
-    assert undated.valid_until == AT + timedelta(days=7)  # seed 004's default horizon
+    assert undated.valid_until == AT + timedelta(days=7)  # the default horizon
     assert plain.valid_until is None
     assert dated.category == Category.GOAL
 
@@ -361,7 +361,7 @@ def test_confidence_follows_the_seed_base_and_the_evidence(extract: Any) -> None
             say("Maybe I prefer coffee.", turn_id="t3"),
         ]
     )
-    # seed 004: correction 0.4 > preference 0.3, each boosted by a HIGH signal and first-hand
+    # correction 0.4 > preference 0.3, each boosted by a HIGH signal and first-hand
     assert correction.category == Category.CORRECTION
     assert correction.confidence > preference.confidence > hedged.confidence
     assert preference.confidence == pytest.approx(0.3 + 0.3 + 0.1)

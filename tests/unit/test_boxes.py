@@ -1,4 +1,4 @@
-"""Memory boxes and the trace weaver (seed 000): each seal trigger exactly at its threshold
+"""Memory boxes and the trace weaver: each seal trigger exactly at its threshold
 (topic overlap 0.35, a 30-minute gap, 50 memories), no memory id lost and no box over 50, traces
 that follow recurring topics, and the cheap topic extractor."""
 

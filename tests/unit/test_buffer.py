@@ -1,4 +1,4 @@
-"""The smart buffer's three seed 000 triggers (HIGH now, N turns, age T) as a pure state machine,
+"""The smart buffer's three kgmem triggers (HIGH now, N turns, age T) as a pure state machine,
 and its one law: every pushed item is flushed exactly once, in push order."""
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def test_batch_at_n_turns() -> None:
 def test_batch_when_oldest_is_older_than_t() -> None:
     state = BufferState[str](max_age=timedelta(minutes=15))
     state, _, _ = push(state, "old", T0)
-    # Exactly T is not "older than T" (seed 000: time > T).
+    # Exactly T is not "older than T" (time > T).
     assert not due(state, T0 + timedelta(minutes=15))
     assert due(state, T0 + timedelta(minutes=15, seconds=1))
     state, flushed, reason = push(state, "new", T0 + timedelta(minutes=16))

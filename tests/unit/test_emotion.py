@@ -1,5 +1,5 @@
 """The emotion lexicon reads valence, arousal and an Ekman category from known sentences,
-handles negation, intensifiers and "but", marks seed 004's flashbulb memories (arousal ≥ 0.8 →
+handles negation, intensifiers and "but", marks the flashbulb memories (arousal ≥ 0.8 →
 pinned, importance ≥ 0.9, stability ×1.5), and stays in bounds on any string."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from kgmem.ingest.emotion import (
         ("That smell is disgusting", "disgust", -1),
         ("The meeting is at 3pm in room 4.", "neutral", 0),
         ("This is awful", "sadness", -1),  # evaluative word only: category from the sign
-        ("Çok mutluyum", "joy", 1),  # Turkish stem (seed 004 detects EN + TR)
+        ("Çok mutluyum", "joy", 1),  # Turkish stem (kgmem detects EN + TR)
         ("Mutlu değilim", "sadness", -1),  # Turkish negation follows the word
     ],
 )

@@ -1,5 +1,5 @@
-"""The write gate decides create / reinforce / update / supersede / flag / skip exactly at seed
-003's thresholds, resolves contradictions with each of the five strategies without ever deleting,
+"""The write gate decides create / reinforce / update / supersede / flag / skip exactly at the
+thresholds, resolves contradictions with each of the five strategies without ever deleting,
 protects pinned and immutable memories, and is deterministic; synthesis never loses a specific and
 is idempotent; batch dedup is idempotent and never loses a source turn."""
 
@@ -288,7 +288,7 @@ def test_strategy_accepts_seed_spellings_and_rejects_unknown() -> None:
         gate(GREEN, [nb("m1", BLUE, 0.9)], "newest")  # type: ignore[arg-type]
 
 
-# --- truth anchors (seed 004) -----------------------------------------------------------------
+# --- truth anchors -----------------------------------------------------------------
 
 
 @pytest.mark.parametrize("strategy", [CS.TEMPORAL, CS.USE_NEW, CS.MERGE, CS.ASK])

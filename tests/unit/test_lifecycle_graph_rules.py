@@ -1,6 +1,6 @@
 """The graph-structure rules of the consolidation job: near-duplicate clusters and theme memories
-(seeds 001, 004), entity merges, edge-confidence decay and relation pruning (seeds 000, 004),
-and topic planning and naming (seed 002)."""
+, entity merges, edge-confidence decay and relation pruning,
+and topic planning and naming (docs/lifecycle.md)."""
 
 from __future__ import annotations
 

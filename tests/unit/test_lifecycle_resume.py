@@ -1,4 +1,4 @@
-"""Seed 002's resume rendering: section order and format, memory_weight ordering, whole items
+"""The resume rendering: section order and format, memory_weight ordering, whole items
 only, and the law that the text never exceeds its token budget."""
 
 from __future__ import annotations

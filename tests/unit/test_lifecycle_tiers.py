@@ -1,4 +1,4 @@
-"""Tier rules (seeds 001, 002, 004) at their exact thresholds, their exemptions, the core gate
+"""Tier rules (docs/lifecycle.md) at their exact thresholds, their exemptions, the core gate
 with its escalating cooldowns, the hot tier and the capacity trim — and that one run reaches the
 tier a second run would leave alone."""
 
@@ -116,7 +116,7 @@ def test_only_live_memories_move() -> None:
         assert decide_tier(rec(status=status, access_count=9), NOW, frozenset(), 1).change is None
 
 
-# --- the core gate (seed 002) -----------------------------------------------------------------
+# --- the core gate -----------------------------------------------------------------
 
 
 def core_candidate(**kw: object) -> MemoryRecord:
@@ -197,7 +197,7 @@ def test_llm_verdicts_are_checked_against_the_schema() -> None:
         assert parse_llm_verdict(bad) is None
 
 
-# --- hot tier and capacity trim (seed 004) ----------------------------------------------------
+# --- hot tier and capacity trim ----------------------------------------------------
 
 
 def test_hot_tier_picks_useful_used_young_semantic_memories_at_most_fifteen() -> None:

@@ -1,4 +1,4 @@
-"""The state-transitions rules (seeds 000, 003, 004) at their exact thresholds, their exemptions,
+"""The state-transitions rules (docs/lifecycle.md) at their exact thresholds, their exemptions,
 and the law that makes a second consolidation run a no-op: deciding again after applying a
 decision at the same clock decides nothing."""
 
@@ -47,7 +47,7 @@ def rec(**kw: object) -> MemoryRecord:
 
 
 def age_at(r: float, stability_days: float = 21.0) -> timedelta:
-    """Seed 004's FSRS-6 inverted: the age at which R = (1 + t / 9S)^-2 equals ``r``."""
+    """The FSRS-6 inverted: the age at which R = (1 + t / 9S)^-2 equals ``r``."""
     return timedelta(days=9 * stability_days * (r**-0.5 - 1))
 
 
@@ -108,7 +108,7 @@ def test_anchored_protected_and_frozen_memories_never_decay(exempt: dict[str, ob
 
 
 def test_minimum_retention_keeps_a_young_memory_from_being_archived() -> None:
-    # seed 004 keeps every memory at least 7 days; an auto-extracted working ephemeral memory
+    # kgmem keeps every memory at least 7 days; an auto-extracted working ephemeral memory
     # (3 days ÷ 10 ÷ 3) is down to R ≈ 0.02 after 6 days, but may only go stale
     young = {"category": Category.EPHEMERAL, "tier": Tier.WORKING, "source": "ingest",
              "created_at": NOW - 6 * DAY, "last_accessed": NOW - 6 * DAY}  # fmt: skip

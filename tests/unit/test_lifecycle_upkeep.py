@@ -1,4 +1,4 @@
-"""Seed 004's rehearsal, utility drift and synaptic replay, and the contradiction / invalidation
+"""The rehearsal, utility drift and synaptic replay, and the contradiction / invalidation
 cascade rules: thresholds, caps, order, and that repeating a run adds nothing."""
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def rec(**kw: object) -> MemoryRecord:
 
 def test_only_live_warm_endangered_memories_are_rehearsed_once_a_day() -> None:
     assert endangered(rec(), 0.29, NOW, POLICY)
-    assert not endangered(rec(), 0.3, NOW, POLICY)  # seed 004: R < 0.3
+    assert not endangered(rec(), 0.3, NOW, POLICY)  # R < 0.3
     assert not endangered(rec(tier=Tier.DORMANT), 0.1, NOW, POLICY)
     assert not endangered(rec(status=Status.ARCHIVED), 0.1, NOW, POLICY)
     assert endangered(rec(status=Status.STALE), 0.1, NOW, POLICY)
@@ -118,7 +118,7 @@ def test_replay_strengthens_pairs_seen_together_three_times_once_per_new_count()
     pairs = [
         CoActivation("a", "b", 3, 0),
         CoActivation("a", "c", 5, 5),  # already replayed at this count
-        CoActivation("b", "d", 2, 0),  # below seed 004's 3
+        CoActivation("b", "d", 2, 0),  # below the 3
         CoActivation("c", "d", 4, 3),
     ]
     done, stability = replay_plan(pairs, {"a": 1.0, "b": 2.0, "c": 1.0, "d": 1.0}, 3)

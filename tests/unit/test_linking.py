@@ -1,5 +1,5 @@
-"""Memory↔memory linking: seed 004's relation heuristics at their thresholds, content words and
-word overlap, seed 003's relationship strength, seed 000's capped reinforcement, and seed 004's
+"""Memory↔memory linking: the relation heuristics at their thresholds, content words and
+word overlap, the relationship strength, the capped reinforcement, and the
 pruning that never removes supersedes/contradicts/causes."""
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def test_word_overlap_is_jaccard_of_content_words() -> None:
     assert word_overlap("The the the", "a an") == 0.0
 
 
-# --- seed 004 heuristics at their thresholds ---------------------------------------------------
+# --- kgmem heuristics at their thresholds ---------------------------------------------------
 
 
 def test_two_shared_entities_is_same_entity() -> None:

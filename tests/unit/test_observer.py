@@ -1,4 +1,4 @@
-"""Seed 004's observer layers: length gate, system content, prompt injection (flagged, not obeyed),
+"""The observer layers: length gate, system content, prompt injection (flagged, not obeyed),
 XML blocks, markdown/code/emoji-heavy text and the information-density gate."""
 
 from __future__ import annotations
@@ -162,9 +162,9 @@ def test_only_the_user_tells_their_own_changes() -> None:
 
 
 def test_classified_but_sparse_turns_are_not_filler() -> None:
-    # density 1 (one fact), but seed 004 classifies it as a preference: keep it
+    # density 1 (one fact), but kgmem classifies it as a preference: keep it
     assert observe_filter("I don't like mushrooms", "user").keep
-    # density 1 and nothing seed 004 classifies: filler
+    # density 1 and nothing kgmem classifies: filler
     assert not observe_filter("I think so, yes", "user").keep
 
 

@@ -1,4 +1,4 @@
-"""After scoring: seed 004's MMR (λ = 0.7) with its dropped ids, the confidence-gated injection
+"""After scoring: the MMR (λ = 0.7) with its dropped ids, the confidence-gated injection
 thresholds, the hot tier's selection rules, and the cosine/centroid helpers."""
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ def _best_items(
 # Relevances on a grid and small integer vectors; exact ties (same gain) still occur, and there
 # the matrix's rounding (a cosine of -1e-17 for an exact 0) may pick another of the tied items
 # than a pairwise oracle would, so the law is stated with a tolerance: every pick is an argmax
-# of seed 004's MMR gain up to 1e-9, and the picks stop at k or when nothing is left.
+# of the MMR gain up to 1e-9, and the picks stop at k or when nothing is left.
 grid_items = st.lists(
     st.tuples(
         st.sampled_from("abcdefghij"),

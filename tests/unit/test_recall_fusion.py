@@ -1,4 +1,4 @@
-"""RRF (k = 60, seed 004): known values, order invariance, no duplicates, more lists never hurt;
+"""RRF (k = 60): known values, order invariance, no duplicates, more lists never hurt;
 weighted RRF (per-channel weights): unit weights are plain RRF, order invariance of the pairs,
 scale invariance of the order, a heavier list never lowers its ids."""
 
@@ -109,4 +109,4 @@ def test_fuse_weighs_each_list_by_its_channel() -> None:
     assert fused["a"] == pytest.approx(2 / 61)
     assert fused["c"] == pytest.approx(2 / 61)  # a sub-query's list weighs as its channel
     assert fused["d"] == pytest.approx(0.25 / 61)
-    assert fuse(named, {}) == rrf([r for _, r in named])  # no weights: seed 004's plain RRF
+    assert fuse(named, {}) == rrf([r for _, r in named])  # no weights: the plain RRF

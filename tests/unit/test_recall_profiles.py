@@ -1,5 +1,5 @@
-"""Ranking profiles and recall modes as data: seed 003's five profiles (group shares verbatim),
-their split over kgmem's factors, intent tuning, seed 001's three modes, and name lookup."""
+"""Ranking profiles and recall modes as data: the five profiles (group shares verbatim),
+their split over kgmem's factors, intent tuning, the three modes, and name lookup."""
 
 from __future__ import annotations
 
@@ -101,7 +101,7 @@ def test_modes_follow_seed_001() -> None:
     assert get_mode("facts_only").types == {MemoryType.FACT}
     assert get_mode("facts_plus_rules").types == {MemoryType.FACT, MemoryType.PROCEDURE}
     assert get_mode("full_context").types == set(MemoryType)
-    assert get_mode().name == "full_context"  # seed 001's default
+    assert get_mode().name == "full_context"  # the default
     facts = MODES["facts_only"]
     assert facts.includes("fact") and not facts.includes("procedure")
     assert facts.includes(category="preference") and not facts.includes(category="event")
@@ -128,7 +128,7 @@ def test_unknown_names_raise_listing_the_allowed(getter: object, name: str) -> N
 
 
 def test_channel_weights_are_data_seed_profiles_fuse_plainly() -> None:
-    assert all(not PROFILES[n].channel_weights for n in SEED_003_WEIGHTS)  # seed 004's plain RRF
+    assert all(not PROFILES[n].channel_weights for n in SEED_003_WEIGHTS)  # the plain RRF
     precise = PROFILES["precise"]
     assert all(0.0 <= w <= 1.0 for w in precise.channel_weights.values())
     # the graph channels count for less than the lexical and vector ones, never for nothing
@@ -140,7 +140,7 @@ def test_channel_weights_are_data_seed_profiles_fuse_plainly() -> None:
 
 def test_balanced_and_precise_weaken_hub_names_and_tuning_keeps_it() -> None:
     """The default profile and precise keep a namespace's hub names at a positive boost below 1;
-    seed 003's other profiles search every query word at full weight (no hub lookup at all); and
+    the other profiles search every query word at full weight (no hub lookup at all); and
     intent tuning of a tunable profile carries the boost over."""
     weak = {"balanced", "precise"}
     assert all(p.hub_boost == 1.0 for n, p in PROFILES.items() if n not in weak)

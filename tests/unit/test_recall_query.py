@@ -1,5 +1,5 @@
-"""Query understanding: seed 004's pre-retrieval gate (EN + TR), intent router and its strategy
-table, multi-query decomposition, template HyDE, and seed 002's auto-expansion and namespaces."""
+"""Query understanding: the pre-retrieval gate (EN + TR), intent router and its strategy
+table, multi-query decomposition, template HyDE, and the auto-expansion and namespaces."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ from kgmem.taxonomy import Category, MemoryRelation
         ("Hello!", "greeting"),
         ("hey there", "greeting"),
         ("good morning Claude", "greeting"),
-        ("merhaba", "greeting"),  # seed 004's TR examples
+        ("merhaba", "greeting"),  # the TR examples
         ("Selam", "greeting"),
         ("ok", "acknowledgement"),
         ("Sure.", "acknowledgement"),
@@ -284,7 +284,7 @@ def test_hyde_of_a_blank_query_has_no_empty_variant() -> None:
     assert 2 <= len(variants) <= 3 and all(v.strip() for v in variants)
 
 
-# --- expansion and namespaces (seed 002) --------------------------------------------------------
+# --- expansion and namespaces --------------------------------------------------------
 
 
 def test_auto_expand_below_a_quarter() -> None:

@@ -51,7 +51,7 @@ priors = st.fixed_dictionaries(
         "source_trust": unit,
     }
 )
-# The same, with confidence above seed 004's low-confidence line (a multiplier of 0.8 below it,
+# The same, with confidence above the low-confidence line (a multiplier of 0.8 below it,
 # which only the band bounds).
 
 

@@ -1,5 +1,5 @@
 """The recall score: FSRS-6 retention, ACT-R, recency, relevance scaled by the banded prior modifier
-per profile, seed 004's additive and multiplicative boosts, seed 000's lifecycle adjustments, and
+per profile, the additive and multiplicative boosts, the lifecycle adjustments, and
 the X-ray promise that the contributions add up exactly to the final score."""
 
 from __future__ import annotations
@@ -352,7 +352,7 @@ def test_entity_boost_counts_a_query_entity_by_its_specificity_in_the_set() -> N
     assert by_id["a"].contributions["entity_boost"] == pytest.approx(0.075)
     assert by_id["b"].contributions["entity_boost"] == 0.0
     assert by_id["a"].factors["entity_boost"] == pytest.approx(0.75)
-    # scored alone (no set to compare with) every match counts fully: seed 004's +0.1 each
+    # scored alone (no set to compare with) every match counts fully: the +0.1 each
     assert score(cs[0], BALANCED, NOW).contributions["entity_boost"] == pytest.approx(0.2)
     assert entity_specificity(cs[:1]) == {}
 

@@ -1,5 +1,5 @@
-"""Retention and strength (DESIGN §6): seed 004's FSRS-6 curve and dual strength, seed 003's
-stability and state thresholds, seed 001's trust-weighted decay and regularisation, tier decay,
+"""Retention and strength (docs/lifecycle.md): the FSRS-6 curve and dual strength, the
+stability and state thresholds, the trust-weighted decay and regularisation, tier decay,
 and the monotonicity laws: time alone never raises retention, access never lowers it."""
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ def test_fsrs_is_seed_004s_power_law() -> None:
     assert fsrs_retention(45.0, 5.0) == pytest.approx(2.0**-2)
     assert exp_retention(0.0, 5.0) == 1.0
     assert exp_retention(5.0, 5.0) == pytest.approx(math.exp(-1))
-    # seed 003's worked example: identity, 10 accesses, 200 days -> 0.78 and still active
+    # the worked example: identity, 10 accesses, 200 days -> 0.78 and still active
     s = effective_stability(Category.IDENTITY, 10)
     assert s == pytest.approx(365 * (1 + math.log(11) * 0.5))
     assert exp_retention(200, s) == pytest.approx(0.78, abs=0.005)
@@ -214,7 +214,7 @@ def test_elapsed_time_uses_the_later_anchor_and_rejects_naive_datetimes() -> Non
         retention(mem, T0, "linear")  # type: ignore[arg-type]
 
 
-# --- regularisation (seed 001) ---------------------------------------------------------------
+# --- regularisation ---------------------------------------------------------------
 
 
 @given(r1=unit, r2=unit, reg=regs)
@@ -244,7 +244,7 @@ def test_regularisation_shapes() -> None:
         regularise_retention(1.5, "l2")
 
 
-# --- state thresholds (seed 003) -------------------------------------------------------------
+# --- state thresholds -------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -283,7 +283,7 @@ def test_exempt_memories_never_move(r: float, stale: float, status: Status, cat:
 def test_protected_categories_minimum_age_and_custom_thresholds() -> None:
     assert state_for(0.0, 0, Status.ACTIVE, category=Category.CORRECTION) is Status.ACTIVE
     assert state_for(0.0, 0, Status.ACTIVE, category=Category.FACT) is Status.DELETED
-    # seed 004: a fact younger than 14 days cannot be archived or deleted, only go stale
+    # a fact younger than 14 days cannot be archived or deleted, only go stale
     young = state_for(0.0, 0, Status.ACTIVE, category=Category.FACT, age_days=13.9)
     assert young is Status.STALE
     assert state_for(0.0, 0, Status.ACTIVE, category=Category.FACT, age_days=14) is Status.DELETED
@@ -295,7 +295,7 @@ def test_protected_categories_minimum_age_and_custom_thresholds() -> None:
         state_for(0.5, -1, Status.ACTIVE)
 
 
-# --- strength and boosts (seed 004) ----------------------------------------------------------
+# --- strength and boosts ----------------------------------------------------------
 
 
 @given(m=mults, n=counts, r1=unit, r2=unit)
@@ -341,7 +341,7 @@ def test_dual_strength_ranges() -> None:
             DualStrength(*bad)
 
 
-# --- utility (seed 004) ----------------------------------------------------------------------
+# --- utility ----------------------------------------------------------------------
 
 
 @given(u=unit, d=st.floats(0.0, 1e6))

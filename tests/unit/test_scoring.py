@@ -1,5 +1,5 @@
-"""Write-path scoring: seed 004's 4-channel importance and priority, prediction error and seed
-001's k-NN surprise, confidence tiers split at seed 000's 0.40, source trust, the flashbulb rule
+"""Write-path scoring: the 4-channel importance and priority, prediction error and the
+k-NN surprise, confidence tiers split at the 0.40, source trust, the flashbulb rule
 at arousal 0.8 exactly, synaptic tagging and capture (4-hour tags, same-session capture), and
 novelty measured against the memories about the same subject and slot."""
 
@@ -47,7 +47,7 @@ unit = st.floats(min_value=0.0, max_value=1.0, allow_nan=False)
 @pytest.mark.parametrize(
     ("channels", "boost", "expected"),
     [
-        ((1.0, 0.0, 0.0, 0.0), 1.0, 0.25),  # each channel alone shows its seed 004 weight
+        ((1.0, 0.0, 0.0, 0.0), 1.0, 0.25),  # each channel alone shows its kgmem weight
         ((0.0, 1.0, 0.0, 0.0), 1.0, 0.30),
         ((0.0, 0.0, 1.0, 0.0), 1.0, 0.25),
         ((0.0, 0.0, 0.0, 1.0), 1.0, 0.20),

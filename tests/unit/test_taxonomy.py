@@ -308,7 +308,7 @@ def test_disallowed_transition_message_lists_the_way_out() -> None:
         lifecycle_tables.check_transition(tx.Status.MERGED, tx.Status.ACTIVE)
 
 
-# --- kind classification (seed 000 priority) ----------------------------------------------------
+# --- kind classification (kgmem priority) ----------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -418,7 +418,7 @@ def test_seed_vocabularies_are_fully_mapped() -> None:
 
 def test_from_seed_rejects_a_term_outside_that_vocabulary() -> None:
     with pytest.raises(InvalidInput, match="no term 'stale'"):
-        parsing.from_seed("000", "stale", tx.Status)  # a lifecycle state in seed 000, not a status
+        parsing.from_seed("000", "stale", tx.Status)  # a lifecycle state, not a status
     with pytest.raises(InvalidInput):
         parsing.from_seed("003", "nonsense", tx.Category)
 

@@ -1,5 +1,5 @@
 """Temporal normalisation resolves known expressions against the turn's own timestamp (never
-today), rewrites them into standalone form, derives ``valid_from`` and the seed 004 foresight
+today), rewrites them into standalone form, derives ``valid_from`` and the foresight
 ``valid_until``, and never raises on any string."""
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def one(text: str, ref: datetime = REF) -> TemporalRef:
         ("in June", "June", date(2023, 6, 1), "month"),
         ("last May", "May", date(2022, 5, 1), "month"),
         ("I was born in 1990", "1990", date(1990, 1, 1), "year"),
-        ("Dün yürüdük", "Dün", date(2023, 5, 7), "day"),  # seed 004: dün → yesterday
+        ("Dün yürüdük", "Dün", date(2023, 5, 7), "day"),  # dün → yesterday
     ],
 )
 def test_known_expressions(text: str, span: str, resolved: date, granularity: str) -> None:
@@ -132,7 +132,7 @@ def test_rewrite_is_idempotent() -> None:
 
 
 def test_foresight_rules() -> None:
-    # Seed 004: "plan to", "will", "going to" → validUntil = +7 days when no time is named.
+    # "plan to", "will", "going to" → validUntil = +7 days when no time is named.
     assert foresight("I plan to learn the guitar", REF) == REF + FORESIGHT_DEFAULT
     assert foresight("I'm going to call my mom", REF) == REF + timedelta(days=7)
     # A named time: valid until the end of that period.
