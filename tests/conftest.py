@@ -28,6 +28,21 @@ T = TypeVar("T")
 settings.register_profile("kgmem", deadline=None)
 settings.load_profile("kgmem")
 
+# The folders whose tests run against the database. Marking them here, by where they live, keeps
+# `pytest -m "not graph"` runnable without Neo4j whatever a test file remembers to declare; a test
+# elsewhere that asks for the session's server (directly or through a fixture) is marked as well.
+GRAPH_FOLDERS = frozenset({"api", "browser", "fault", "integration"})
+TESTS_ROOT = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        path = item.path.resolve()
+        folder = path.relative_to(TESTS_ROOT).parts[0] if path.is_relative_to(TESTS_ROOT) else ""
+        uses_server = "server_settings" in getattr(item, "fixturenames", ())
+        if (folder in GRAPH_FOLDERS or uses_server) and item.get_closest_marker("graph") is None:
+            item.add_marker(pytest.mark.graph)
+
 
 @pytest.fixture(scope="session")
 def runner() -> Iterator[asyncio.Runner]:

@@ -1,5 +1,6 @@
 """docker-compose.yml and the Dockerfiles deliver a service: every command they run exists in
-the CLI (with its options), every long-running service has a healthcheck, nothing listens on
+the CLI (with its options), every service stays up or is a one-shot step that publishes no port,
+every long-running service has a healthcheck, nothing listens on
 127.0.0.1 inside a container, Neo4j + GDS are the launcher's versions with the plugin baked in
 (no download at start), keys and the Neo4j password come from mounted secrets, the kgmem image
 runs as a non-root user.
@@ -82,6 +83,46 @@ def test_long_running_services_have_healthchecks_and_the_api_checks_readyz() -> 
     for name in ("api", "worker"):
         condition = services[name]["depends_on"]["init"]["condition"]
         assert condition == "service_completed_successfully"
+
+
+# What each kgmem service runs: a one-shot step (restart "no") that compose waits on, or a server
+# that stays up (restarted when it stops).
+ONE_SHOT_COMMANDS = [["kgmem", "db", "init"]]
+LONG_RUNNING = ("serve", "worker")
+
+
+def _service_problems(name: str, service: dict[str, Any]) -> list[str]:
+    """Why ``service`` neither stays up nor is a one-shot step that publishes nothing."""
+    command = [str(w) for w in service.get("command", [])]
+    if str(service.get("restart", "")) == "no":
+        problems = [] if command in ONE_SHOT_COMMANDS else [f"{name}: unknown one-shot {command}"]
+        if service.get("ports"):
+            problems.append(f"{name}: exits after its step yet publishes ports")
+        if service.get("healthcheck", {}).get("disable") is not True:
+            problems.append(f"{name}: a one-shot step cannot be healthy; disable its healthcheck")
+        return problems
+    problems = [] if service.get("restart") == "unless-stopped" else [f"{name}: not restarted"]
+    # neo4j runs its image's server; a kgmem service must run a command that serves
+    if name != "neo4j" and command[1:2] not in ([c] for c in LONG_RUNNING):
+        problems.append(f"{name}: {command} does not stay up")
+    return problems
+
+
+def test_every_service_stays_up_or_is_a_one_shot_step_that_publishes_nothing() -> None:
+    for name, service in _compose()["services"].items():
+        assert _service_problems(name, service) == []
+    one_shot_with_port = {
+        "command": ["kgmem", "db", "init"],
+        "restart": "unless-stopped",
+        "ports": ["127.0.0.1:8000:8000"],
+    }
+    assert _service_problems("kgmem", one_shot_with_port) == [
+        "kgmem: ['kgmem', 'db', 'init'] does not stay up"
+    ]
+    one_shot_with_port["restart"] = "no"
+    assert "kgmem: exits after its step yet publishes ports" in _service_problems(
+        "kgmem", one_shot_with_port
+    )
 
 
 def test_nothing_listens_on_loopback_inside_a_container() -> None:
