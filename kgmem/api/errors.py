@@ -38,14 +38,18 @@ UNAVAILABLE = "the memory service cannot answer right now (its database or model
 INTERNAL = "internal error; it has been logged"
 
 
-class ApiError(Exception):
-    """A refusal by API policy, safe to show as is; ``code`` goes to the error's extensions."""
+class ApiError(KgmemError):
+    """A refusal by API policy, safe to show as is; ``code`` goes to the error's extensions.
+
+    Under the one root like every error kgmem raises on purpose. It is never *expected* in
+    :func:`is_expected`'s sense (its codes are not in ``EXPECTED_CODES`` and it is not a bare
+    ``KgmemError``), so a resolver does not turn it into ``Rejected``; :func:`public` and the MCP
+    tools test for it before any other ``KgmemError`` and show its own code."""
 
     code = "api_error"
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
-        self.message = message
         # graphql-core copies an original error's ``extensions`` onto the located error.
         self.extensions = {"code": self.code}
 
@@ -107,7 +111,7 @@ def public(error: GraphQLError) -> GraphQLError:
         message, extensions = error.message, {**(error.extensions or {}), "code": code}
     elif is_bad_variable(error):
         message, extensions = error.message, {"code": InvalidInput.code}
-    elif isinstance(original, ApiError | KgmemError) and (
+    elif isinstance(original, KgmemError) and (
         isinstance(original, ApiError) or is_expected(original)
     ):
         message, extensions = original.message, {"code": original.code}

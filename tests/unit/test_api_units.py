@@ -14,10 +14,11 @@ from starlette.types import Receive, Scope, Send
 
 from kgmem.api.auth import presented_key
 from kgmem.api.cost import operation_cost
-from kgmem.api.errors import Forbidden, PageTooLarge, public
+from kgmem.api.errors import ApiError, Forbidden, PageTooLarge, is_expected, public
 from kgmem.api.inputs import decode_cursor, encode_cursor
 from kgmem.api.limits import BodySizeLimit, page_size
 from kgmem.api.metrics import Metrics
+from kgmem.api.rejected import attempt
 from kgmem.api.schema import build_schema
 from kgmem.errors import GraphUnavailable, InvalidInput, KgmemError, NotFound
 from kgmem.settings import Settings
@@ -96,6 +97,20 @@ def test_public_errors_keep_what_callers_may_see_only() -> None:
     assert published(KgmemError("observe needs turns"))["message"] == "observe needs turns"
     validation = published(None, "Cannot query field 'x'")
     assert validation["extensions"] == {"code": "invalid_query"}
+
+
+def test_a_policy_refusal_is_a_kgmem_error_that_stays_a_graphql_error() -> None:
+    """ApiError sits under the one root, yet a resolver does not turn it into ``Rejected``: it
+    stays a GraphQL error with its own code, whatever catches ``KgmemError`` on the way."""
+    refusal = Forbidden("not yours")
+    assert isinstance(refusal, KgmemError) and issubclass(ApiError, KgmemError)
+    assert not is_expected(refusal) and refusal.extensions == {"code": "forbidden"}
+
+    async def refuse() -> None:
+        raise refusal
+
+    with pytest.raises(Forbidden):
+        asyncio.run(attempt(refuse))
 
 
 async def _echo(scope: Scope, receive: Receive, send: Send) -> None:
