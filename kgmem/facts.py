@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from kgmem.core.time import as_utc
 from kgmem.errors import InvalidInput
-from kgmem.ingest.episodes import as_utc
 from kgmem.taxonomy.slots import Slot, is_multi_valued, parse_slot_key
 
 LIVE = frozenset({"active", "stale", "challenged"})

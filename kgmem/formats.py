@@ -26,11 +26,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from kgmem.core.validation import MAX_CONTENT_CHARS
 from kgmem.errors import InvalidInput
 from kgmem.ingest.episodes import check_turn
 from kgmem.ingest.explicit import check_explicit
 from kgmem.records import Turn
-from kgmem.validation import MAX_CONTENT_CHARS
 
 _SESSION_RE = re.compile(r"^session_(\d+)$")
 

@@ -14,6 +14,9 @@ from typing import Literal
 from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from kgmem.core.validation import check_namespace
+from kgmem.errors import ConfigError
+
 LLMLevel = Literal["off", "auto", "always"]
 EmbedBackend = Literal["onnx", "torch"]
 ExtractionMode = Literal["auto", "inline", "worker"]
@@ -276,8 +279,6 @@ class Settings(BaseSettings):
     @field_validator("namespace")
     @classmethod
     def _check_namespace(cls, value: str) -> str:
-        from kgmem.validation import check_namespace
-
         return check_namespace(value)
 
     def neo4j_password_value(self) -> str:
@@ -285,8 +286,6 @@ class Settings(BaseSettings):
         ``neo4j_password_file`` when one is named (read here, not at construction: no I/O)."""
         if self.neo4j_password_file is None:
             return self.neo4j_password.get_secret_value()
-        from kgmem.errors import ConfigError
-
         try:
             text = self.neo4j_password_file.read_text(encoding="utf-8").strip()
         except OSError as exc:

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from kgmem.core.validation import check_namespace
 from kgmem.errors import InvalidInput
-from kgmem.validation import check_namespace
 
 SEPARATOR = "."
 DEFAULT_TEXT_FIELDS = ("text", "content", "memory")

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kgmem.api.errors import Forbidden
+from kgmem.core.validation import check_namespace
 from kgmem.errors import ConfigError, InvalidInput
 from kgmem.settings import Settings
-from kgmem.validation import check_namespace
 
 ADMIN = "*"
 MIN_KEY_CHARS = 16  # short keys are guessable; refuse them at startup rather than serve with them

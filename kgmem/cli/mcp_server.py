@@ -12,9 +12,9 @@ from __future__ import annotations
 import typer
 
 from kgmem.cli.plumbing import NAMESPACE_OPT, fail, load_settings
+from kgmem.core.validation import check_namespace
 from kgmem.errors import KgmemError
 from kgmem.extras import require
-from kgmem.validation import check_namespace
 
 
 def mcp_cmd(namespace: str = NAMESPACE_OPT) -> None:

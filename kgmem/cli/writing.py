@@ -31,10 +31,10 @@ from kgmem.cli.plumbing import (
     run_on_kgmem,
     run_on_memory,
 )
+from kgmem.core.validation import check_namespace
 from kgmem.errors import InvalidInput, KgmemError
 from kgmem.records import Turn
 from kgmem.taxonomy import Category
-from kgmem.validation import check_namespace
 
 if TYPE_CHECKING:  # only annotations here: `kgmem --help` must not load the service
     from kgmem.service import Kgmem

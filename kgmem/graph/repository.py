@@ -12,9 +12,9 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from kgmem.core.strength import MAX_STABILITY_MULTIPLIER, NEIGHBOUR_BOOST
+from kgmem.core.tunables import REINFORCE_DELTA
 from kgmem.graph.client import GraphClient, Row, Step
-from kgmem.ingest.linking import REINFORCE_DELTA
-from kgmem.lifecycle.strength import MAX_STABILITY_MULTIPLIER, NEIGHBOUR_BOOST
 
 
 async def get_memory(graph: GraphClient, *, namespace: str, memory_id: str) -> Row | None:

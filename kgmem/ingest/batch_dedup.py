@@ -15,11 +15,11 @@ from dataclasses import dataclass, replace
 import numpy as np
 import numpy.typing as npt
 
+from kgmem.core.synthesis import content_stems, covers, specifics, stem, tokens
+from kgmem.core.text import content_hash, normalize_name
 from kgmem.errors import InvalidInput
 from kgmem.ingest.contradiction import detect_contradiction
 from kgmem.ingest.gate import REINFORCE_SIM, SIM_EPS, aware_utc
-from kgmem.ingest.normalize import content_hash, normalize_name
-from kgmem.ingest.synthesis import content_stems, covers, specifics, stem, tokens
 from kgmem.records import EntityMention, ExtractedFact
 
 

@@ -20,10 +20,9 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
 
+from kgmem.core.text import content_words, normalize_name
+from kgmem.core.validation import check_aware
 from kgmem.errors import InvalidInput
-from kgmem.ingest.linking import content_words
-from kgmem.ingest.normalize import normalize_name
-from kgmem.validation import check_aware
 
 # The defaults: boxTopicShiftThreshold, boxTimeGapMs, boxMaxMemories.
 SHIFT_THRESHOLD = 0.35
@@ -219,7 +218,7 @@ def topics_of(
 ) -> frozenset[str]:
     """Topic terms of one memory: its entities (normalised names) plus up to ``k`` keywords.
 
-    Keywords are content words (``linking.content_words``: no stop words) of at least three
+    Keywords are content words (``kgmem.core.text.content_words``: no stop words) of at least three
     letters, not numbers and not already part of an entity name, ranked by frequency and then by
     first appearance. No tagger and no model: this runs on every write.
     """

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from kgmem.core.word_lists import word_set
 from kgmem.taxonomy.slots import Polarity, Slot
-from kgmem.word_lists import word_set
 
 # a value: up to the end of the clause; claims.trim_value cuts it at the first boundary word
 # ("St. Mary's Hospital": a title's abbreviation does not end the value)

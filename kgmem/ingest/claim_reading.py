@@ -20,11 +20,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from kgmem.core.slot_guess import PrototypeTable, SlotGuess, guess_slot, prototype_table
+from kgmem.core.text import normalize_name
 from kgmem.ingest.claim_lexicon import HYPOTHETICAL_RE
 from kgmem.ingest.claim_values import parse_value
 from kgmem.ingest.claims import SURE, extract_claim, subject_before
-from kgmem.ingest.normalize import normalize_name
-from kgmem.ingest.slot_guess import PrototypeTable, SlotGuess, guess_slot, prototype_table
 from kgmem.ml.embedder import Embedder
 from kgmem.ml.nlp import Nlp
 from kgmem.records import Claim

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from kgmem.ingest.synthesis import STOPWORDS, stem, tokens
+from kgmem.core.synthesis import STOPWORDS, stem, tokens
 
 
 def same_value(a: str, b: str) -> bool:

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import re
 
+from kgmem.core.word_lists import word_set
 from kgmem.ingest.claim_lexicon import VALUE_CANON
-from kgmem.word_lists import word_set
 
 # words that end a value: "Austin last week", "Stripe as a designer", "green now", "a Fiat Panda
 # to work every day"

@@ -24,11 +24,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from kgmem.core.synthesis import stem
+from kgmem.core.word_lists import word_set
 from kgmem.ingest.claim_lexicon import KIND_WORDS
 from kgmem.ingest.claim_value_text import trim_value
-from kgmem.ingest.synthesis import stem
 from kgmem.taxonomy.slots import SLOT_SPECS, Slot
-from kgmem.word_lists import word_set
 
 NUMERIC = frozenset({Slot.AGE, Slot.BIRTHDAY, Slot.BUDGET, Slot.QUANTITY})
 _VALUE_ENTS = frozenset(

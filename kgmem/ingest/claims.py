@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 
+from kgmem.core.synthesis import STOPWORDS, stem
+from kgmem.core.text import normalize_name
 from kgmem.ingest.claim_lexicon import (
     ADDITIVE_RE,
     HYPOTHETICAL_RE,
@@ -36,8 +38,6 @@ from kgmem.ingest.claim_value_text import (
     trim_value,
     value_before,
 )
-from kgmem.ingest.normalize import normalize_name
-from kgmem.ingest.synthesis import STOPWORDS, stem
 from kgmem.records import Claim
 from kgmem.taxonomy.slots import Polarity, Slot, slot_key
 

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from kgmem.ingest.synthesis import STOPWORDS, is_specific, stem, tokens, words
+from kgmem.core.synthesis import STOPWORDS, is_specific, stem, tokens, words
 
 # The rest of two texts counts as "about the same thing" at this stem Jaccard (the
 # DEDUP_JACCARD_PREFILTER, 0.50, is the same test used as a dedup pre-filter).

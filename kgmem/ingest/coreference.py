@@ -14,12 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kgmem.core.word_lists import word_set
 from kgmem.ingest.classification import KIN_GENDER
 from kgmem.ingest.emotion import detect_emotion
 from kgmem.ingest.rewrite import speaker_label, third_person
 from kgmem.ml.nlp import LABEL_TO_TYPE
 from kgmem.records import Turn
-from kgmem.word_lists import word_set
 
 SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
 NOMINAL = frozenset({"PROPN", "PRON", "NOUN"})

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from kgmem.ingest.normalize import normalize_name
+from kgmem.core.text import first_token, normalize_name
 from kgmem.records import EntityMention
 
 FUZZY_MIN_RATIO = 0.88  # "Jon Smith" ~ "John Smith" (0.95); "Ana" vs "Anna" is left to aliases
@@ -50,10 +50,6 @@ class Resolution:
     type: str
     resolved_by: str  # new | exact | alias | org_core | first_name | fuzzy | embedding
     is_new: bool
-
-
-def first_token(normalized: str) -> str:
-    return normalized.split(" ", 1)[0] if normalized else ""
 
 
 def org_core(normalized: str) -> str:

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from kgmem.core.text import normalize_name
+from kgmem.core.tunables import REINFORCE_DELTA
 from kgmem.ingest.entities import Resolution
-from kgmem.ingest.linking import REINFORCE_DELTA
-from kgmem.ingest.normalize import normalize_name
 from kgmem.ingest.write_plan import Candidate, WritePlan
 from kgmem.taxonomy import RelationType
 from kgmem.taxonomy.parsing import parse_enum

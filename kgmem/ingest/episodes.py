@@ -19,12 +19,13 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
+from kgmem.core.time import as_utc
+from kgmem.core.validation import check_text
 from kgmem.errors import InvalidInput
 from kgmem.records import Turn
-from kgmem.validation import check_text
 
 ROLES = frozenset({"user", "assistant", "system", "tool"})
 _ID_RE = re.compile(r"^[\w.:\-@/ ]{1,128}$")
@@ -37,18 +38,6 @@ def check_caller_id(value: object, what: str) -> str | None:
     if not isinstance(value, str) or not _ID_RE.match(value):
         raise InvalidInput(f"{what} must be 1-128 letters, digits or '_.:-@/ ', got {value!r}")
     return value
-
-
-def as_utc(value: object, what: str = "at") -> datetime:
-    """An aware UTC datetime from a datetime (naive = UTC) or an ISO-8601 string."""
-    if isinstance(value, str):
-        try:
-            value = datetime.fromisoformat(value.replace("Z", "+00:00"))
-        except ValueError:
-            raise InvalidInput(f"{what} is not an ISO-8601 timestamp: {value!r}") from None
-    if not isinstance(value, datetime):
-        raise InvalidInput(f"{what} must be a datetime or ISO-8601 string, got {value!r}")
-    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
 def check_turn(turn: object, *, limit: int = 8192) -> Turn:

@@ -18,20 +18,21 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from kgmem import tracing
+from kgmem.core.text import content_hash
+from kgmem.core.trust import SOURCE_TRUST
+from kgmem.core.validation import check_namespace, check_text
 from kgmem.errors import ConcurrentWrite, InvalidInput, KgmemError, WriteRace
 from kgmem.graph import repository
 from kgmem.ingest.commit import write_steps
+from kgmem.ingest.emotion import detect_emotion
 from kgmem.ingest.episodes import check_turn, episode_properties
 from kgmem.ingest.ingestor import Ingestor
-from kgmem.ingest.normalize import content_hash
 from kgmem.ingest.planning import gate_and_plan
 from kgmem.ingest.preparation import embed_inputs
 from kgmem.ingest.reports import ExtractionReport
-from kgmem.ingest.scoring import SOURCE_TRUST
 from kgmem.records import ExtractedFact, ItemInput, Turn, WriteReceipt
 from kgmem.taxonomy import Category, ConflictStrategy
 from kgmem.taxonomy.parsing import parse_enum
-from kgmem.validation import check_namespace, check_text
 
 
 @dataclass(frozen=True)
@@ -76,8 +77,6 @@ async def remember(
     With ``item`` the episode also carries a framework store entry (its key, as the turn id too,
     and its JSON value), which ``kgmem.service.items`` reads back by key.
     """
-    from kgmem.ingest.emotion import detect_emotion
-
     ns = check_namespace(namespace)
     tracing.annotate(namespace=ns)
     when = now or datetime.now(UTC)

@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from kgmem.core.time import as_utc
 from kgmem.graph import extraction_repository
 from kgmem.graph.client import GraphClient
-from kgmem.ingest.episodes import as_utc
 
 
 @dataclass(frozen=True)

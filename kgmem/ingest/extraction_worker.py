@@ -26,6 +26,7 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from kgmem.core.holders import new_holder
 from kgmem.errors import KgmemError
 from kgmem.graph import extraction_repository
 from kgmem.ingest import extraction_lease
@@ -33,7 +34,6 @@ from kgmem.ingest.buffer import DEFAULT_MAX_AGE, DEFAULT_MAX_TURNS
 from kgmem.ingest.extraction import extract_pending
 from kgmem.ingest.ingestor import Ingestor
 from kgmem.ingest.polling import Backoff
-from kgmem.lifecycle.lease import new_holder
 from kgmem.taxonomy import ConflictStrategy
 
 log = logging.getLogger("kgmem.worker")

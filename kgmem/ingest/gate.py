@@ -27,19 +27,14 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
+from kgmem.core.synthesis import MAX_SYNTHESIS_CHARS, covers, synthesize, synthesize_conflict
+from kgmem.core.text import normalize_name
 from kgmem.ingest.claim_gate import ClaimConflict, ClaimSkip, claim_conflict, family
 from kgmem.ingest.contradiction import ContradictionCheck, ContradictionKind, detect_contradiction
 from kgmem.ingest.gate_records import GateAction, GateDecision, Neighbour
-from kgmem.ingest.normalize import normalize_name
 from kgmem.ingest.replacement import aims, retires, says_replacement
 from kgmem.ingest.sameness import MIN_SHARED_WORDING, separate_occurrences, shared_wording
 from kgmem.ingest.subject_match import lead_name, same_subject
-from kgmem.ingest.synthesis import (
-    MAX_SYNTHESIS_CHARS,
-    covers,
-    synthesize,
-    synthesize_conflict,
-)
 from kgmem.records import Claim, ExtractedFact
 from kgmem.taxonomy import Category, ConflictStrategy, MemoryRelation, Status
 from kgmem.taxonomy.parsing import parse_enum

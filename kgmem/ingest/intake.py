@@ -21,10 +21,12 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 from kgmem import tracing
+from kgmem.core.time import as_utc
+from kgmem.core.validation import check_namespace
 from kgmem.errors import InvalidInput, KgmemError
 from kgmem.graph import extraction_repository, repository
 from kgmem.ingest.buffer import DEFAULT_MAX_AGE, DEFAULT_MAX_TURNS
-from kgmem.ingest.episodes import as_utc, check_turns, episode_properties
+from kgmem.ingest.episodes import check_turns, episode_properties
 from kgmem.ingest.extraction import extract_pending
 from kgmem.ingest.ingestor import Ingestor
 from kgmem.ingest.outcome import wait_for_extraction
@@ -33,7 +35,6 @@ from kgmem.ingest.scanner import scan
 from kgmem.ingest.signals import SignalLevel
 from kgmem.records import Turn
 from kgmem.taxonomy import ConflictStrategy
-from kgmem.validation import check_namespace
 
 
 def extracts_inline(mode: str) -> bool:

@@ -15,62 +15,19 @@ supersedes/contradicts/causes (nor any type ``MEMORY_REL_PRUNE_PRIORITY`` marks 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from kgmem.core.text import content_words, normalize_name
+from kgmem.core.tunables import REINFORCE_DELTA
+from kgmem.core.validation import check_unit
 from kgmem.errors import InvalidInput
-from kgmem.ingest.normalize import normalize_name
 from kgmem.taxonomy import MemoryRelation
 from kgmem.taxonomy.parsing import parse_enum
 from kgmem.taxonomy.relation_tables import MEMORY_REL_PRUNE_PRIORITY, SYMMETRIC_MEMORY_RELATIONS
-from kgmem.validation import check_unit
-from kgmem.word_lists import word_set
 
 # --- Content words -----------------------------------------------------------------------------
-
-# English function words, auxiliaries, pronouns and conversational filler. Dropping them keeps
-# "I went to the shop" and "She went to the gym" from overlapping on "went to the"; the standalone
-# rewriting ("I prefer X" → "User prefers X") makes "user" a function word here too.
-_STOP_TEXT = """
-    a about above after again against all also am an and any are aren't as at be because been
-    before being below between both but by can can't cannot could couldn't did didn't do does
-    doesn't doing don't down during each either else even ever every few for from further get
-    gets got had hadn't has hasn't have haven't having he he'd he'll he's her here here's hers
-    herself him himself his how how's however i i'd i'll i'm i've if in into is isn't it it's
-    its itself just let let's like may me might more most much must mustn't my myself neither
-    no nor not now of off often on once one only or other ought our ours ourselves out over own
-    per quite rather really same shall shan't she she'd she'll she's should shouldn't since so
-    some still such than that that's the their theirs them themselves then there there's these
-    they they'd they'll they're they've this those though through thus to too under until up
-    upon us very via was wasn't we we'd we'll we're we've were weren't what what's when when's
-    where where's whether which while who who's whom whose why why's will with within without
-    won't would wouldn't yet you you'd you'll you're you've your yours yourself yourselves
-    also already always anyway around back well yes yeah ok okay oh hey hi hello thanks thank
-    please sure maybe lot lots thing things something anything everything nothing stuff kind
-    sort bit going gonna wanna want wants wanted think thinks thought know knows knew said says
-    say tell told make makes made take takes took come comes came go goes went gone see saw
-    seen look looks looked feel feels felt way ways time times day days today yesterday
-    tomorrow user users assistant
-"""
-STOP_WORDS: frozenset[str] = word_set(_STOP_TEXT)
-_WORD_RE = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
-
-
-def content_words(text: str) -> list[str]:
-    """The content words of ``text`` in order, with repeats: lower-cased word tokens (a trailing
-    possessive "'s" removed), minus ``STOP_WORDS`` and one-letter tokens. No stemming: the
-    heuristics stay predictable and cheap, and a missed "work"/"works" match only makes a link
-    less likely, never wrong."""
-    if not isinstance(text, str):
-        raise InvalidInput(f"text must be a string, got {type(text).__name__}")
-    words: list[str] = []
-    for token in _WORD_RE.findall(text.replace("\u2019", "'").lower()):
-        token = token.removesuffix("'s")
-        if len(token) > 1 and token not in STOP_WORDS:
-            words.append(token)
-    return words
 
 
 def word_overlap(a: str, b: str) -> float:
@@ -200,8 +157,6 @@ def dedupe_links(links: Iterable[MemoryLink]) -> list[MemoryLink]:
 COUNT_WEIGHT, RECENCY_WEIGHT, CONFIDENCE_WEIGHT = 0.4, 0.3, 0.3
 COUNT_SATURATION = 5
 RECENCY_HORIZON_DAYS = 30.0
-# The DEFAULT_REINFORCE_DELTA: each re-observation of an edge adds this, capped at 1.0.
-REINFORCE_DELTA = 0.1
 
 
 def relation_strength(

@@ -21,14 +21,14 @@ from collections.abc import Sequence
 from datetime import UTC, date, datetime
 from typing import Any
 
+from kgmem.core.text import normalize_name
+from kgmem.core.validation import MAX_CONTENT_CHARS
 from kgmem.errors import InvalidInput
-from kgmem.ingest.normalize import normalize_name
 from kgmem.ml.llm import LLMClient, LLMMalformed
 from kgmem.records import Claim, EntityMention, ExtractedFact, RelationMention, Turn
 from kgmem.taxonomy import Category, EntityType, RelationType
 from kgmem.taxonomy.parsing import parse_enum
 from kgmem.taxonomy.slots import Polarity, Slot, slot_key
-from kgmem.validation import MAX_CONTENT_CHARS
 
 log = logging.getLogger("kgmem.llm")
 

@@ -15,11 +15,11 @@ import uuid
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
+from kgmem.core.text import content_hash
 from kgmem.ingest.entities import Resolution
 from kgmem.ingest.entity_plan import plan_entities
 from kgmem.ingest.gate_records import GateAction, GateDecision, Neighbour
 from kgmem.ingest.linking import MemoryFeatures, detect_relations
-from kgmem.ingest.normalize import content_hash
 from kgmem.ingest.reconcile import resolve_batch_refs
 from kgmem.ingest.scoring import WriteScores
 from kgmem.ingest.write_plan import Candidate, WritePlan, memory_row

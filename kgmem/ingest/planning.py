@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from kgmem.core.text import content_hash, normalize_name
+from kgmem.core.time import as_utc
 from kgmem.graph import index_search, repository
 from kgmem.ingest.batch_dedup import group_batch
 from kgmem.ingest.box_plan import plan_boxes
@@ -23,10 +25,8 @@ from kgmem.ingest.boxes import BoxState
 from kgmem.ingest.claim_reading import ClaimInput, ClaimReader
 from kgmem.ingest.emotion import Category as EmotionCategory
 from kgmem.ingest.emotion import Emotion
-from kgmem.ingest.episodes import as_utc
 from kgmem.ingest.gate_records import Neighbour
 from kgmem.ingest.ingestor import Ingestor
-from kgmem.ingest.normalize import content_hash, normalize_name
 from kgmem.ingest.plan import plan_writes
 from kgmem.ingest.preparation import Vectors
 from kgmem.ingest.reconcile import reconcile

@@ -17,12 +17,12 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any
 
+from kgmem.core.text import normalize_name
 from kgmem.errors import LLMError
 from kgmem.ingest.episodes import turn_of
 from kgmem.ingest.ingestor import Ingestor
 from kgmem.ingest.llm_extractor import extract_with_llm
 from kgmem.ingest.local_extractor import LocalExtraction, extract_local
-from kgmem.ingest.normalize import normalize_name
 from kgmem.ingest.prose import STRUCTURAL, prose
 from kgmem.ingest.reports import ExtractionReport
 from kgmem.ingest.scanner import scan

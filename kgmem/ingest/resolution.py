@@ -12,10 +12,10 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
+from kgmem.core.text import escape_term, normalize_name
 from kgmem.graph import repository
 from kgmem.ingest.entities import KnownEntity, resolve_mentions
 from kgmem.ingest.ingestor import Ingestor
-from kgmem.ingest.normalize import normalize_name
 from kgmem.ingest.write_plan import Candidate
 
 
@@ -65,6 +65,4 @@ async def resolve_entities(
 
 
 def _fuzzy(name: str) -> str:
-    from kgmem.recall.lucene import escape_term
-
     return " AND ".join(f"{escape_term(t)}~1" for t in name.split() if t)

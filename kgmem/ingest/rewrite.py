@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 
+from kgmem.core.word_lists import word_set
 from kgmem.ingest.rewrite_words import (
     ADVERBS,
     BASE_ED_ING,
@@ -46,7 +47,6 @@ from kgmem.ingest.rewrite_words import (
     PLURAL_YOU,
     SUBJECT_PRONOUNS,
 )
-from kgmem.word_lists import word_set
 
 _WORD = r"[^\W\d_]+(?:['’][^\W\d_]+)*"
 _TOKEN_RE = re.compile(rf"{_WORD}|\d+|\s+|.", re.DOTALL)

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
+from kgmem.core.word_lists import word_set
 from kgmem.ingest.classification import KIN_GENDER
-from kgmem.word_lists import word_set
 
 # Adverbs that may sit between a subject and its verb ("I really like" → "really likes").
 ADVERBS = word_set(

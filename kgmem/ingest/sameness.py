@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from kgmem.ingest.synthesis import content_stems
+from kgmem.core.synthesis import content_stems
 
 _ISO_DATE_RE = re.compile(r"\b\d{4}-\d{2}(?:-\d{2})?\b")
 

@@ -20,11 +20,12 @@ import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
+from kgmem.core.trust import source_trust
+from kgmem.core.validation import check_unit
 from kgmem.errors import InvalidInput
 from kgmem.ingest.emotion import FLASHBULB_AROUSAL, Emotion, apply_flashbulb
 from kgmem.ingest.gate_records import Neighbour
 from kgmem.records import Claim
-from kgmem.validation import check_unit
 
 # --- Importance (docs/recall.md) ---------------------------------------------
 
@@ -57,31 +58,6 @@ NEUTRAL_PRIOR = 0.5
 # The confidence-gated injection draws its next line at 0.70 (full injection above it).
 SPECULATIVE_BELOW = 0.40
 CONFIDENT_FROM = 0.70
-
-# The source trust. Other seeds' source vocabularies (the extraction | consolidation
-# | replay | manual, the writeSource and dataSource) are aliases onto these three.
-SOURCE_TRUST: dict[str, float] = {"human": 1.0, "agent": 0.7, "ingest": 0.5}
-_SOURCE_ALIASES: dict[str, str] = {
-    "user": "human",
-    "manual": "human",
-    "user_message": "human",
-    "ai": "agent",
-    "assistant": "agent",
-    "assistant_message": "agent",
-    "llm": "agent",
-    "consolidation": "agent",
-    "dream": "agent",
-    "formation": "agent",
-    "extraction": "ingest",  # auto-extracted memories decay 3x faster than human ones
-    "observer": "ingest",
-    "replay": "ingest",
-    "import": "ingest",
-    "system": "ingest",
-    "federation": "ingest",
-    "unknown": "ingest",
-}
-# A source nobody named is trusted no more than bulk ingest.
-UNKNOWN_SOURCE_TRUST = SOURCE_TRUST["ingest"]
 
 
 def _clamp01(value: float) -> float:
@@ -188,22 +164,6 @@ def confidence_tier(conf: float) -> str:
     if value < SPECULATIVE_BELOW:
         return "speculative"
     return "tentative" if value < CONFIDENT_FROM else "confident"
-
-
-def source_trust(source: str) -> float:
-    """The trust in who wrote a memory: human 1.0, agent 0.7, ingest (or unknown) 0.5."""
-    if not isinstance(source, str):
-        raise InvalidInput(f"source must be a string, got {source!r}")
-    key = source.strip().lower().replace("-", "_").replace(" ", "_")
-    return SOURCE_TRUST.get(_SOURCE_ALIASES.get(key, key), UNKNOWN_SOURCE_TRUST)
-
-
-def human_sources() -> frozenset[str]:
-    """The stored ``source`` spellings with full (human) trust, for filters that run in Cypher:
-    any other spelling is treated as less trusted there, which only widens such a filter."""
-    return frozenset(
-        k for k in SOURCE_TRUST.keys() | _SOURCE_ALIASES.keys() if source_trust(k) >= 1.0
-    )
 
 
 def flashbulb(emotion: Emotion) -> Emotion:

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from kgmem.core.word_lists import word_set
 from kgmem.ingest.classification import CLASSIFIED_KINDS
 from kgmem.ingest.coreference import (
     FILLER_WORDS,
@@ -28,7 +29,6 @@ from kgmem.ingest.coreference import (
 from kgmem.ingest.rewrite import FIRST_PERSON
 from kgmem.ingest.signals import SignalLevel, SignalScan
 from kgmem.taxonomy import SkipReason
-from kgmem.word_lists import word_set
 
 _FINITE = frozenset({"VBZ", "VBP", "VBD", "MD"})
 _INTERJECTIONS = word_set(

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
+from kgmem.core.text import normalize_name
+from kgmem.core.word_lists import word_set
 from kgmem.ingest.gate_records import Neighbour
-from kgmem.ingest.normalize import normalize_name
-from kgmem.word_lists import word_set
 
 
 def same_subject(subject: frozenset[str], n: Neighbour, lead: str | None = None) -> bool:

@@ -16,8 +16,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
+from kgmem.core.validation import check_aware, check_unit
 from kgmem.errors import InvalidInput
-from kgmem.validation import check_aware, check_unit
 
 TAG_BELOW = 0.5  # importance < 0.5 is "weak": it gets a tag
 CAPTURE_FROM = 0.7  # importance ≥ 0.7 is "strong": it captures live tags in its session

@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from kgmem.core.memory_kind import classify_kind
 from kgmem.ingest.scoring import WriteScores
 from kgmem.ingest.tagging import CAPTURE_STABILITY_BOOST
-from kgmem.memory_kind import classify_kind
 from kgmem.records import Claim, ExtractedFact, WriteReceipt
+from kgmem.taxonomy import Category
 from kgmem.taxonomy.category_tables import DEFAULT_MEMORY_TYPE
 from kgmem.taxonomy.parsing import parse_enum
 
@@ -120,6 +121,4 @@ def claim_props(claim: Claim | None) -> dict[str, Any]:
 
 
 def parse_enum_category(value: str) -> Any:
-    from kgmem.taxonomy import Category
-
     return parse_enum(Category, value, "category")

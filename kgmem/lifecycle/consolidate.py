@@ -21,6 +21,8 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
 from kgmem import tracing
+from kgmem.core.holders import new_holder
+from kgmem.core.validation import check_namespace
 from kgmem.errors import GraphAuthError, GraphUnavailable, InvalidInput, KgmemError, primary
 from kgmem.graph import lease_repository
 from kgmem.graph.client import GraphClient
@@ -42,7 +44,6 @@ from kgmem.lifecycle.tier_steps import run_tiers
 from kgmem.lifecycle.topic_steps import run_topics
 from kgmem.ml.llm import LLMClient
 from kgmem.settings import Settings
-from kgmem.validation import check_namespace
 
 Runner = Callable[[StepContext], Awaitable[None]]
 
@@ -103,7 +104,7 @@ async def consolidate(
     await check_namespace_exists(graph, ns)
     policy = Policy.from_settings(settings)
     ttl = timedelta(seconds=settings.consolidation_lease_s)
-    who = holder or leases.new_holder()
+    who = holder or new_holder()
     report = ConsolidationReport(ns, dry_run, when, who)
     if dry_run:  # the epoch the next real run will have
         report.epoch = (

@@ -12,8 +12,8 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from kgmem.core.time import as_utc
 from kgmem.graph import redundancy_repository, retention_repository
-from kgmem.ingest.episodes import as_utc
 from kgmem.lifecycle.conflicts import (
     INVALID_PREMISE,
     Contradiction,

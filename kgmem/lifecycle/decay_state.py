@@ -4,7 +4,7 @@ Contract: :func:`state_for` is the ACTIVE → STALE → ARCHIVED → DELETED dec
 :class:`StateThresholds`, with pinned, immutable and protected-category exemptions and the
 minimum retention per category; the chain moves forward by itself only (a STALE memory an access
 brought back is ACTIVE again). Pure; bad input (NaN, negative counts, unknown status or category)
-raises ``InvalidInput``. The retention it reads comes from :mod:`kgmem.lifecycle.retention`.
+raises ``InvalidInput``. The retention it reads comes from :mod:`kgmem.core.retention`.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from kgmem.core.validation import check_number, check_unit
 from kgmem.taxonomy import Category, Status
 from kgmem.taxonomy.category_tables import ARCHIVAL_EXEMPT_CATEGORIES
 from kgmem.taxonomy.lifecycle_tables import MIN_RETENTION_DAYS
 from kgmem.taxonomy.parsing import parse_enum
-from kgmem.validation import check_number, check_unit
 
 
 @dataclass(frozen=True)

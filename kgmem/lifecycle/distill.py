@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from kgmem.ingest.synthesis import synthesize
+from kgmem.core.synthesis import synthesize
 from kgmem.lifecycle.records import derived_memory_props
 from kgmem.lifecycle.summaries import keeps_specifics
 

@@ -17,11 +17,11 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from kgmem.core.text import content_hash
+from kgmem.core.time import as_utc
+from kgmem.core.trust import source_trust
 from kgmem.errors import LLMError
 from kgmem.graph import summary_repository
-from kgmem.ingest.episodes import as_utc
-from kgmem.ingest.normalize import content_hash
-from kgmem.ingest.scoring import source_trust
 from kgmem.lifecycle.context import StepContext, log
 from kgmem.lifecycle.distill import (
     SNAPSHOT_CATEGORY,

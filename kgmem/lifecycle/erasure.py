@@ -19,8 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kgmem.ingest.entities import first_token
-from kgmem.ingest.normalize import normalize_name
+from kgmem.core.text import first_token, normalize_name
 
 
 @dataclass(frozen=True)

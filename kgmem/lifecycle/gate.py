@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from kgmem.core.retention import days_between
 from kgmem.lifecycle.records import MemoryRecord
-from kgmem.lifecycle.retention import days_between
 from kgmem.taxonomy import Category
 
 PROMOTE_THRESHOLD = 3.0  # promote_threshold

@@ -16,9 +16,9 @@ import uuid
 from datetime import timedelta
 from typing import Any
 
+from kgmem.core.time import as_utc
 from kgmem.graph import hygiene_repository, topic_repository
 from kgmem.graph.client import Row
-from kgmem.ingest.episodes import as_utc
 from kgmem.lifecycle.context import StepContext, first_count
 from kgmem.lifecycle.hygiene import (
     EdgeState,

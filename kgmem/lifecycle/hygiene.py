@@ -31,8 +31,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from kgmem.core.retention import days_between
 from kgmem.lifecycle.policy import Policy
-from kgmem.lifecycle.retention import days_between
 from kgmem.lifecycle.union_find import UnionFind
 from kgmem.taxonomy import MemoryRelation
 from kgmem.taxonomy.relation_tables import MEMORY_REL_PRUNE_PRIORITY

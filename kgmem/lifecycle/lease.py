@@ -13,16 +13,13 @@ times are the caller's ``now``, so tests control expiry.
 
 from __future__ import annotations
 
-import os
-import socket
-import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from kgmem.core.time import as_utc
 from kgmem.errors import KgmemError
 from kgmem.graph import lease_repository
 from kgmem.graph.client import GraphClient
-from kgmem.ingest.episodes import as_utc
 
 
 class LeaseHeld(KgmemError):
@@ -44,11 +41,6 @@ class Lease:
     expires_at: datetime
     epoch: int
     taken_over_from: str | None = None
-
-
-def new_holder() -> str:
-    """A holder id naming this process, unique per run."""
-    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
 async def _take(

@@ -17,16 +17,16 @@ from collections import Counter
 from datetime import datetime, timedelta
 from typing import Any
 
+from kgmem.core.retention import ACCESS_STABILITY_WEIGHT, AUTO_EXTRACTED_DECAY
+from kgmem.core.strength import UTILITY_PRIOR
+from kgmem.core.trust import human_sources
 from kgmem.errors import KgmemError
 from kgmem.graph import retention_repository, tier_repository
 from kgmem.graph.retention_repository import StabilityFilter
-from kgmem.ingest.scoring import human_sources
 from kgmem.lifecycle.context import ALL_STATUSES, StepContext, first_count, log
 from kgmem.lifecycle.decay_state import DEFAULT_STATE_THRESHOLDS
 from kgmem.lifecycle.policy import Policy
 from kgmem.lifecycle.records import StatusChange
-from kgmem.lifecycle.retention import ACCESS_STABILITY_WEIGHT, AUTO_EXTRACTED_DECAY
-from kgmem.lifecycle.strength import UTILITY_PRIOR
 from kgmem.lifecycle.tiers import TIERED_STATUSES, trim_plan
 from kgmem.lifecycle.transitions import decide_status, retention_now
 from kgmem.lifecycle.upkeep import (

@@ -17,11 +17,11 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
+from kgmem.core.text import content_hash
+from kgmem.core.time import as_utc
+from kgmem.core.trust import source_trust
 from kgmem.graph import redundancy_repository
 from kgmem.graph.client import Row
-from kgmem.ingest.episodes import as_utc
-from kgmem.ingest.normalize import content_hash
-from kgmem.ingest.scoring import source_trust
 from kgmem.lifecycle.context import StepContext, first_count
 from kgmem.lifecycle.records import ACTOR, derived_memory_props
 from kgmem.lifecycle.redundancy import (

@@ -28,13 +28,13 @@ from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from kgmem.errors import InvalidInput
-from kgmem.lifecycle.retention import (
+from kgmem.core.retention import (
     DEFAULT_REGULARISATION,
     DEFAULT_RETENTION_MODEL,
     Regularisation,
     RetentionModel,
 )
+from kgmem.errors import InvalidInput
 
 if TYPE_CHECKING:
     from kgmem.settings import Settings

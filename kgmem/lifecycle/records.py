@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from kgmem.core.retention import RetentionInput, known_since
+from kgmem.core.time import as_utc
 from kgmem.errors import InvalidInput
-from kgmem.ingest.episodes import as_utc
-from kgmem.lifecycle.retention import RetentionInput, known_since
 from kgmem.taxonomy import Category, Status, Tier
 from kgmem.taxonomy.parsing import parse_enum
 

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from kgmem.ingest.synthesis import synthesize
+from kgmem.core.synthesis import synthesize
 from kgmem.lifecycle.union_find import UnionFind
 
 

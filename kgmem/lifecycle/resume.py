@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from kgmem.core.namespaces import recall_namespaces
 from kgmem.errors import InvalidInput
 from kgmem.graph import summary_repository, topic_repository
 from kgmem.graph.client import GraphClient
-from kgmem.recall.query import recall_namespaces
 
 MIN_BUDGET, MAX_BUDGET = 50, 100_000
 DEFAULT_BUDGET = 3_600  # ~2k core + ~1k recent + ~400 topics + ~150 triggers

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from kgmem.ingest.synthesis import specifics, tokens
+from kgmem.core.synthesis import specifics, tokens
 from kgmem.lifecycle.records import derived_memory_props
 
 PROFILE_SENTENCES, PROFILE_CHARS = 5, 600

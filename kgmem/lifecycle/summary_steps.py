@@ -19,11 +19,11 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
+from kgmem.core.text import content_hash
+from kgmem.core.time import as_utc
+from kgmem.core.trust import source_trust
 from kgmem.errors import KgmemError, LLMError
 from kgmem.graph import summary_repository
-from kgmem.ingest.episodes import as_utc
-from kgmem.ingest.normalize import content_hash
-from kgmem.ingest.scoring import source_trust
 from kgmem.lifecycle.context import StepContext, first_count, log
 from kgmem.lifecycle.redundancy import mean_embedding
 from kgmem.lifecycle.summaries import (

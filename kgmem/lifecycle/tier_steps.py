@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from kgmem.core.tunables import HOT_MAX_AGE, HOT_MIN_ACCESS, HOT_MIN_UTILITY
 from kgmem.errors import KgmemError, LLMError
 from kgmem.graph import tier_repository
 from kgmem.lifecycle.context import StepContext, first_count, log
@@ -42,7 +43,6 @@ from kgmem.lifecycle.tiers import (
     hot_tier,
     tier_after,
 )
-from kgmem.recall.diversity import HOT_MAX_AGE, HOT_MIN_ACCESS, HOT_MIN_UTILITY
 from kgmem.taxonomy import Tier
 
 LIVE = [s.value for s in TIERED_STATUSES]

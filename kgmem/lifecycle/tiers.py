@@ -28,10 +28,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from kgmem.core.retention import days_between
+from kgmem.core.tunables import HOT_MAX_AGE, HOT_MAX_ITEMS, HOT_MIN_ACCESS, HOT_MIN_UTILITY
 from kgmem.lifecycle.gate import GateVerdict, gate_candidate, heuristic_gate
 from kgmem.lifecycle.records import MemoryRecord, TierChange
-from kgmem.lifecycle.retention import days_between
-from kgmem.recall.diversity import HOT_MAX_AGE, HOT_MAX_ITEMS, HOT_MIN_ACCESS, HOT_MIN_UTILITY
 from kgmem.taxonomy import Status, Tier
 from kgmem.taxonomy.parsing import parse_enum
 

@@ -21,8 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from kgmem.ingest.linking import content_words
-from kgmem.ingest.normalize import normalize_name
+from kgmem.core.text import content_words, normalize_name
 
 MIN_MEMBERS = 3
 MAX_TOPICS = 256  # the LEAF_BUDGET

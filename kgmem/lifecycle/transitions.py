@@ -28,10 +28,10 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 
+from kgmem.core.retention import days_between, retention
 from kgmem.lifecycle.decay_state import DECAY_CHAIN, state_for
 from kgmem.lifecycle.policy import Policy
 from kgmem.lifecycle.records import MemoryRecord, StatusChange
-from kgmem.lifecycle.retention import days_between, retention
 from kgmem.taxonomy import Category, Status, Tier, VerificationState
 from kgmem.taxonomy.category_tables import ARCHIVAL_EXEMPT_CATEGORIES
 

@@ -20,21 +20,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from kgmem.lifecycle.policy import Policy
-from kgmem.lifecycle.records import MemoryRecord
-from kgmem.lifecycle.retention import (
-    days_between,
-    exp_retention,
-    fsrs_retention,
-    regularise_retention,
-)
-from kgmem.lifecycle.strength import (
+from kgmem.core.retention import days_between, exp_retention, fsrs_retention, regularise_retention
+from kgmem.core.strength import (
     REHEARSE_BELOW,
     coactivation_boost,
     needs_rehearsal,
     rehearse,
     utility_drift,
 )
+from kgmem.lifecycle.policy import Policy
+from kgmem.lifecycle.records import MemoryRecord
 from kgmem.taxonomy import Status, Tier
 
 UPKEEP_STATUSES = frozenset({Status.ACTIVE, Status.STALE})

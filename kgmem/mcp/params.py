@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
-from kgmem.ingest.scoring import SOURCE_TRUST
+from kgmem.core.trust import SOURCE_TRUST
 from kgmem.recall.profiles import MODES, PROFILES
 from kgmem.taxonomy import Category, ConflictStrategy, Tier
 

@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from kgmem import tracing
+from kgmem.core.text import normalize_name
 from kgmem.graph import hub_names, index_search, repository
 from kgmem.graph.client import GraphClient, Row
-from kgmem.ingest.normalize import normalize_name
 from kgmem.ml.embedder import Embedder
 from kgmem.ml.nlp import Nlp
 from kgmem.recall.episode_hits import MAX_TURN_RANK, TurnMatch, is_turn_row, unclaimed_turns

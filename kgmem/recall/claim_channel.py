@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from kgmem.core.slot_guess import PrototypeTable, SlotGuess, guess_slot, prototype_table
 from kgmem.graph import repository
 from kgmem.graph.client import GraphClient, Row
-from kgmem.ingest.slot_guess import PrototypeTable, SlotGuess, guess_slot, prototype_table
 from kgmem.ml.embedder import Embedder
 from kgmem.taxonomy.slots import answering_families
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kgmem.ingest.linking import content_words
+from kgmem.core.text import content_words
 from kgmem.recall.lucene import QUESTION_WORDS
 
 # The rewrite's subjects for speakers with no name ("the user", "the assistant"): like a name,

@@ -13,7 +13,7 @@ import math
 import re
 from typing import TYPE_CHECKING
 
-from kgmem.lifecycle.retention import fsrs_retention
+from kgmem.core.retention import fsrs_retention
 
 if TYPE_CHECKING:
     from kgmem.recall.candidates import Candidate

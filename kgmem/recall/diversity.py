@@ -18,25 +18,21 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
+from kgmem.core.tunables import HOT_MAX_AGE, HOT_MAX_ITEMS, HOT_MIN_ACCESS, HOT_MIN_UTILITY
 from kgmem.errors import InvalidInput
 
 if TYPE_CHECKING:
     from kgmem.recall.candidates import Candidate, Embedding, Scored
 
-MMR_LAMBDA = 0.7  # 70 % relevance, 30 % diversity
-FULL_FROM = 0.7  # >= 0.7 full injection
-ABBREVIATED_FROM = 0.4  # 0.4-0.7 abbreviated, below skipped
-# The hot tier defaults.
-HOT_MIN_UTILITY = 0.8
-HOT_MIN_ACCESS = 10
-HOT_MAX_AGE = timedelta(days=30)
-HOT_MAX_ITEMS = 15
+MMR_LAMBDA = 0.7  # seed 004: 70 % relevance, 30 % diversity
+FULL_FROM = 0.7  # seed 004: >= 0.7 full injection
+ABBREVIATED_FROM = 0.4  # seed 004: 0.4-0.7 abbreviated, below skipped
 
 Injection = Literal["full", "abbreviated", "skipped"]
 Vector = npt.NDArray[np.float64]

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from kgmem.ingest.linking import content_words
+from kgmem.core.text import content_words
 
 if TYPE_CHECKING:
     from kgmem.recall.request import RecallRequest

@@ -24,14 +24,15 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
+from kgmem.core.text import escape_term
+from kgmem.core.word_lists import word_set
 from kgmem.graph import index_search, topic_repository
 from kgmem.graph.client import GraphClient
 from kgmem.recall.channels import StageClock, collect, pool_size, read_hub_words
 from kgmem.recall.filters import Evidence
 from kgmem.recall.fusion import fuse
-from kgmem.recall.lucene import QUESTION_WORDS, escape_term, hub_words, to_lucene
+from kgmem.recall.lucene import QUESTION_WORDS, hub_words, to_lucene
 from kgmem.recall.profiles import Profile
-from kgmem.word_lists import word_set
 
 if TYPE_CHECKING:
     from kgmem.recall.request import RecallRequest

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from kgmem.ingest.episodes import as_utc
+from kgmem.core.time import as_utc
 from kgmem.recall.candidates import Candidate, Embedding
 from kgmem.recall.profiles import Mode
 from kgmem.recall.xray import Dropped, DropReason

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
+from kgmem.core.word_lists import word_set
 from kgmem.recall.query import cue
-from kgmem.word_lists import word_set
 
 
 class HydeIntent(StrEnum):

@@ -19,9 +19,9 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+from kgmem.core.time import as_utc
 from kgmem.graph import repository
 from kgmem.graph.client import GraphClient, Row
-from kgmem.ingest.episodes import as_utc
 from kgmem.recall.candidates import Candidate
 from kgmem.recall.coverage import says_only_names
 from kgmem.recall.diversity import embedding_rows

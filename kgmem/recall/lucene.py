@@ -15,14 +15,12 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable
 
-from kgmem.word_lists import word_set
+from kgmem.core.text import escape_term
+from kgmem.core.word_lists import word_set
 
 _TERM_RE = re.compile(r"[\w'’-]+", re.UNICODE)
-_SPECIAL_RE = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 _POSSESSIVE_RE = re.compile(r"['’]s$")
 _MAX_TERMS = 64
-# Lucene keywords become operators even escaped-free; lowercase them so they are plain words.
-_KEYWORDS = {"AND", "OR", "NOT", "TO"}
 # The 'english' analyzer drops only Lucene's 33 stop words ("a", "is", "the", ...), so "what",
 # "did", "does", "when", "kind" stay and score as words: frequent ones, but in a question of five
 # content words they still pull memories that merely say "what did you ...". Interrogatives,
@@ -33,12 +31,6 @@ QUESTION_WORDS: frozenset[str] = word_set(
     """what when where which who whom whose why how did does do done has have had been were being
     can could would should will shall might may kind type sort"""
 )
-
-
-def escape_term(term: str) -> str:
-    if term in _KEYWORDS:
-        term = term.lower()
-    return _SPECIAL_RE.sub(r"\\\1", term)
 
 
 def _word(term: str) -> str:

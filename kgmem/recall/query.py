@@ -18,8 +18,8 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from itertools import pairwise
 
+from kgmem.core.word_lists import word_set
 from kgmem.taxonomy import Category, MemoryRelation
-from kgmem.word_lists import word_set
 
 # --- Pre-retrieval gate --------------------------------------------------------------
 
@@ -307,15 +307,9 @@ def decompose(query: str) -> list[str]:
 
 # --- Expansion and scope --------------------------------------------------------------
 
-AUTO_EXPAND_THRESHOLD = 0.25  # expand and retry when the top relevance is below this
-DEFAULT_NAMESPACE = "default"
+AUTO_EXPAND_THRESHOLD = 0.25  # seed 002: expand and retry when the top relevance is below this
 
 
 def should_expand(best_relevance: float | None) -> bool:
     """The auto-expansion: retry with expanded queries when nothing relevant came back."""
     return best_relevance is None or best_relevance < AUTO_EXPAND_THRESHOLD
-
-
-def recall_namespaces(namespace: str) -> tuple[str, ...]:
-    """: a namespaced recall also reads ``default`` (cross-project knowledge)."""
-    return (namespace,) if namespace == DEFAULT_NAMESPACE else (namespace, DEFAULT_NAMESPACE)

@@ -15,12 +15,12 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+from kgmem.core.time import as_utc
+from kgmem.core.validation import check_limit, check_namespace, check_text
 from kgmem.errors import InvalidInput
-from kgmem.ingest.episodes import as_utc
 from kgmem.recall.profiles import get_mode, get_profile
 from kgmem.taxonomy import Category, Tier
 from kgmem.taxonomy.parsing import parse_enum
-from kgmem.validation import check_limit, check_namespace, check_text
 
 MAX_QUERY_CHARS = 2048
 CHANNELS = ("vector", "fulltext", "episode", "claim", "entity", "activation")

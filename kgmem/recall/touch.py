@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
+from kgmem.core.retention import effective_stability, fsrs_retention
+from kgmem.core.strength import after_access
 from kgmem.graph import repository
 from kgmem.graph.client import GraphClient
-from kgmem.lifecycle.retention import effective_stability, fsrs_retention
-from kgmem.lifecycle.strength import after_access
 from kgmem.recall.candidates import Candidate
 from kgmem.taxonomy import Category, Tier
 from kgmem.taxonomy.parsing import parse_enum

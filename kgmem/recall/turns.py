@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kgmem.ingest.linking import content_words
+from kgmem.core.text import content_words
 
 STEM = 5  # letters of a word that order a hit's turns (a cheap stemmer; LoCoMo replay +0.004)
 

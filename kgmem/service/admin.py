@@ -11,12 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from kgmem.core.validation import check_namespace
 from kgmem.graph import hub_names, repository
 from kgmem.graph.schema import SchemaReport, apply_schema
 from kgmem.service.core import ServiceCore
 from kgmem.transfer import exporter, importer
 from kgmem.transfer.records import BATCH_SIZE, ProgressFn, TransferReport
-from kgmem.validation import check_namespace
 
 
 class AdminOps(ServiceCore):

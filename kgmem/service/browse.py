@@ -13,15 +13,15 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from kgmem.core.text import normalize_name
+from kgmem.core.validation import check_limit, check_text
 from kgmem.errors import InvalidInput, NotFound
 from kgmem.facts import EntityFacts, check_slot, entity_facts
 from kgmem.graph import api_repository, repository, topic_repository
 from kgmem.graph.client import Row
-from kgmem.ingest.normalize import normalize_name
 from kgmem.service.core import ServiceCore, check_id
 from kgmem.taxonomy import Category, Status, Tier
 from kgmem.taxonomy.parsing import parse_enum
-from kgmem.validation import check_limit, check_text
 
 
 class BrowseOps(ServiceCore):

@@ -17,6 +17,7 @@ from types import TracebackType
 from typing import Self
 
 from kgmem import tracing
+from kgmem.core.validation import check_namespace, check_text
 from kgmem.graph import consistency
 from kgmem.graph.client import GraphClient
 from kgmem.ingest.ingestor import Ingestor
@@ -25,7 +26,6 @@ from kgmem.ml.llm import LLMClient
 from kgmem.ml.nlp import Nlp
 from kgmem.recall.claim_channel import table_for
 from kgmem.settings import Settings
-from kgmem.validation import check_namespace, check_text
 
 
 class ServiceCore:

@@ -16,13 +16,14 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
+from kgmem.core.strength import UTILITY_PRIOR, utility_update
+from kgmem.core.text import content_hash
+from kgmem.core.time import as_utc
+from kgmem.core.validation import check_text
 from kgmem.errors import ConcurrentWrite, InvalidInput, NotFound
 from kgmem.graph import api_repository, erasure_repository, hub_names, repository
 from kgmem.graph.client import Row
-from kgmem.ingest.episodes import as_utc
-from kgmem.ingest.normalize import content_hash
 from kgmem.lifecycle.erasure import ErasureScope, renames
-from kgmem.lifecycle.strength import UTILITY_PRIOR, utility_update
 from kgmem.records import WriteReceipt
 from kgmem.service.browse import BrowseOps
 from kgmem.service.core import check_id
@@ -30,7 +31,6 @@ from kgmem.service.ingest import IngestOps
 from kgmem.taxonomy import ConflictStrategy, Status
 from kgmem.taxonomy.lifecycle_tables import check_transition
 from kgmem.taxonomy.parsing import parse_enum
-from kgmem.validation import check_text
 
 FEEDBACK_ATTEMPTS = 5
 

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from kgmem.core.validation import check_limit, check_namespace
 from kgmem.errors import InvalidInput
 from kgmem.graph import item_repository
 from kgmem.ingest import explicit
@@ -27,7 +28,6 @@ from kgmem.ingest.episodes import check_caller_id
 from kgmem.records import ItemInput, StoredItem, WriteReceipt
 from kgmem.service.curation import CurationOps
 from kgmem.taxonomy import ConflictStrategy
-from kgmem.validation import check_limit, check_namespace
 
 # a value is kept verbatim on its episode; bound it like a memory's text, a few times over
 MAX_VALUE_CHARS = 65_536

@@ -14,8 +14,10 @@ from datetime import datetime
 from typing import Any
 
 from kgmem.errors import InvalidInput
+from kgmem.lifecycle.consolidate import check_now, consolidate
 from kgmem.lifecycle.report import ConsolidationReport, StepReport
-from kgmem.lifecycle.resume import ResumeContext
+from kgmem.lifecycle.resume import ResumeContext, check_budget, resume
+from kgmem.lifecycle.undo import undo_entity_merge, undo_merge
 from kgmem.service.core import ServiceCore, check_id
 
 
@@ -36,8 +38,6 @@ class LifecycleOps(ServiceCore):
         ``kgmem.lifecycle.policy.StepName``), bounded by ``caps``, under the namespace's lease;
         ``dry_run`` reports what would change and writes nothing. See
         ``kgmem.lifecycle.consolidate``."""
-        from kgmem.lifecycle.consolidate import consolidate
-
         return await consolidate(
             self.graph,
             self.settings,
@@ -60,9 +60,6 @@ class LifecycleOps(ServiceCore):
     ) -> ResumeContext:
         """The session-recovery context (core memories, recent changes, topics with
         counts, triggers) within ``token_budget`` approximate tokens. Reads only."""
-        from kgmem.lifecycle.consolidate import check_now
-        from kgmem.lifecycle.resume import check_budget, resume
-
         if isinstance(recent_hours, bool) or not isinstance(recent_hours, int | float):
             raise InvalidInput(f"recent_hours must be a number, got {recent_hours!r}")
         if not 0 < recent_hours <= 24 * 365:
@@ -79,9 +76,6 @@ class LifecycleOps(ServiceCore):
         self, merge_id: str, *, namespace: str | None = None, now: datetime | None = None
     ) -> dict[str, Any]:
         """Reverse one consolidation merge (by merge id, merged memory id or theme id)."""
-        from kgmem.lifecycle.consolidate import check_now
-        from kgmem.lifecycle.undo import undo_merge
-
         return await undo_merge(
             self.graph, self._ns(namespace), check_id(merge_id, "merge id"), check_now(now)
         )
@@ -90,9 +84,6 @@ class LifecycleOps(ServiceCore):
         self, merge_id: str, *, namespace: str | None = None, now: datetime | None = None
     ) -> dict[str, Any]:
         """Reverse one consolidation entity merge (by merge id or merged entity id)."""
-        from kgmem.lifecycle.consolidate import check_now
-        from kgmem.lifecycle.undo import undo_entity_merge
-
         return await undo_entity_merge(
             self.graph, self._ns(namespace), check_id(merge_id, "merge id"), check_now(now)
         )

@@ -12,7 +12,7 @@ the allowed values. The tables that go with the vocabularies live beside this mo
 unify the vocabularies of five earlier agent-memory engines, whose terms are accepted as
 aliases (docs/vocabulary.md#aliases). Pure data and
 pure functions: no I/O, nothing happens at import beyond building these constants. The rules
-that classify a memory's kind from its text live in :mod:`kgmem.memory_kind`.
+that classify a memory's kind from its text live in :mod:`kgmem.core.memory_kind`.
 """
 
 from __future__ import annotations

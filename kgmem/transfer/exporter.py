@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from kgmem.core.validation import check_namespace
 from kgmem.errors import InvalidInput, KgmemError
 from kgmem.graph import transfer_repository as tr
 from kgmem.graph.client import GraphClient, Row
@@ -30,7 +31,6 @@ from kgmem.transfer.records import (
     TransferReport,
     report_progress,
 )
-from kgmem.validation import check_namespace
 
 
 async def export_graph(

@@ -15,6 +15,7 @@ import json
 from datetime import datetime
 from typing import Any
 
+from kgmem.core.validation import check_namespace
 from kgmem.errors import InvalidInput
 from kgmem.transfer.codec import decode_props, encode_props
 from kgmem.transfer.records import (
@@ -29,7 +30,6 @@ from kgmem.transfer.records import (
     NodeRecord,
     Record,
 )
-from kgmem.validation import check_namespace
 
 
 def _dumps(obj: dict[str, Any]) -> str:

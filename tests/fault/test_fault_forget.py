@@ -27,9 +27,9 @@ import pytest
 from support.vectors import at_cosine, direction
 
 from kgmem.api import create_app
+from kgmem.core.text import content_hash
 from kgmem.errors import NotFound
 from kgmem.graph import repository, transfer_repository
-from kgmem.ingest.normalize import content_hash
 from kgmem.records import Turn
 from kgmem.service import Kgmem
 

@@ -15,10 +15,10 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kgmem.core.retention import elapsed_days
 from kgmem.graph import repository
 from kgmem.lifecycle.policy import Policy
 from kgmem.lifecycle.records import MemoryRecord
-from kgmem.lifecycle.retention import elapsed_days
 from kgmem.lifecycle.transitions import decide_status
 from kgmem.records import Turn
 from kgmem.service import Kgmem

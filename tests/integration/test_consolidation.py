@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from support.vectors import at_cosine, direction
 
+from kgmem.core.text import content_hash, normalize_name
 from kgmem.errors import InvalidInput, NotFound
 from kgmem.graph import lease_repository, redundancy_repository, repository, topic_repository
 from kgmem.graph.client import Row, Step
-from kgmem.ingest.normalize import content_hash, normalize_name
 from kgmem.lifecycle import lease as leases
 from kgmem.lifecycle.report import ConsolidationReport
 from kgmem.ml.llm import LLMResult, LLMUnavailable

@@ -20,8 +20,9 @@ from typing import Any
 from support.vectors import at_cosine, direction
 from test_consolidation import DAY, MIN, NOW, mem, plant, run
 
+from kgmem.core.text import content_hash, normalize_name
+from kgmem.core.tunables import HOT_MAX_AGE, HOT_MIN_ACCESS, HOT_MIN_UTILITY
 from kgmem.graph import repository, retention_repository, tier_repository
-from kgmem.ingest.normalize import content_hash, normalize_name
 from kgmem.lifecycle import merge_steps
 from kgmem.lifecycle.context import ALL_STATUSES
 from kgmem.lifecycle.memory_steps import LIVE, rehearsal_filters, transition_filters
@@ -31,7 +32,6 @@ from kgmem.lifecycle.tier_steps import candidate_filters
 from kgmem.lifecycle.tiers import decide_tier, hot_candidate, shared_entities
 from kgmem.lifecycle.transitions import decide_status, retention_now
 from kgmem.lifecycle.upkeep import drift, endangered
-from kgmem.recall.diversity import HOT_MAX_AGE, HOT_MIN_ACCESS, HOT_MIN_UTILITY
 from kgmem.service import Kgmem
 from kgmem.taxonomy import Tier
 

@@ -16,9 +16,9 @@ import pytest
 from support.fake_openai import FakeOpenAI
 from test_consolidation import DAY, NOW, _entity_state, mem, plant, run
 
+from kgmem.core.text import normalize_name
 from kgmem.errors import NotFound
 from kgmem.graph import api_repository, repository, topic_repository
-from kgmem.ingest.normalize import normalize_name
 from kgmem.service import Kgmem
 
 

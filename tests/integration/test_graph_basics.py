@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
+from kgmem.core.text import content_hash
 from kgmem.errors import GraphUnavailable
 from kgmem.graph import gds, index_search, repository
 from kgmem.graph.catalog import load_catalog
 from kgmem.graph.client import GraphClient
 from kgmem.graph.launcher import free_port
 from kgmem.graph.schema import apply_schema
-from kgmem.ingest.normalize import content_hash
 from kgmem.service import Kgmem
 from kgmem.settings import Settings
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
+from kgmem.core.text import normalize_name
 from kgmem.graph import api_repository, index_search, repository
-from kgmem.ingest.normalize import normalize_name
 from kgmem.ml.nlp import mentions_of
 from kgmem.recall import channels as searches
 from kgmem.recall import engine, request

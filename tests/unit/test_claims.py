@@ -9,13 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kgmem.core.text import content_hash
 from kgmem.ingest.claim_gate import ClaimConflict, ClaimSkip, claim_conflict
 from kgmem.ingest.claim_sameness import same_value
 from kgmem.ingest.claim_value_text import trim_value
 from kgmem.ingest.claims import extract_claim
 from kgmem.ingest.gate import decide, period_end
 from kgmem.ingest.gate_records import GateAction, Neighbour
-from kgmem.ingest.normalize import content_hash
 from kgmem.ingest.reconcile import reconcile
 from kgmem.ingest.replacement import says_replacement
 from kgmem.ingest.write_plan import Candidate

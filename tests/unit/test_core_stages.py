@@ -8,12 +8,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kgmem.core.text import content_hash, normalize_name, normalize_text
+from kgmem.core.validation import check_limit, check_namespace, check_text
 from kgmem.errors import InvalidInput
-from kgmem.ingest.normalize import content_hash, normalize_name, normalize_text
 from kgmem.recall.fusion import rrf
 from kgmem.recall.lucene import to_lucene
 from kgmem.settings import Settings
-from kgmem.validation import check_limit, check_namespace, check_text
 
 ids = st.text(alphabet="abcdefgh", min_size=1, max_size=3)
 rankings = st.lists(st.lists(ids, max_size=8, unique=True), max_size=5)

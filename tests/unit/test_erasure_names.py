@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kgmem.ingest.normalize import normalize_name
+from kgmem.core.text import normalize_name
 from kgmem.lifecycle.erasure import ErasureScope, SharedEntity, rename, renames
 
 

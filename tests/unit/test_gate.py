@@ -13,13 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kgmem.errors import InvalidInput
-from kgmem.ingest.batch_dedup import batch_dedup, group_batch
-from kgmem.ingest.contradiction import ContradictionKind, detect_contradiction
-from kgmem.ingest.gate import CONTRADICTION_SIM, REINFORCE_SIM, UPDATE_SIM, decide
-from kgmem.ingest.gate_records import GateAction, GateDecision, Neighbour
-from kgmem.ingest.normalize import content_hash
-from kgmem.ingest.synthesis import (
+from kgmem.core.synthesis import (
     MAX_SYNTHESIS_CHARS,
     STOPWORDS,
     covers,
@@ -28,6 +22,12 @@ from kgmem.ingest.synthesis import (
     synthesize_conflict,
     tokens,
 )
+from kgmem.core.text import content_hash
+from kgmem.errors import InvalidInput
+from kgmem.ingest.batch_dedup import batch_dedup, group_batch
+from kgmem.ingest.contradiction import ContradictionKind, detect_contradiction
+from kgmem.ingest.gate import CONTRADICTION_SIM, REINFORCE_SIM, UPDATE_SIM, decide
+from kgmem.ingest.gate_records import GateAction, GateDecision, Neighbour
 from kgmem.records import EntityMention, ExtractedFact
 from kgmem.taxonomy import ConflictStrategy, MemoryRelation, Status
 

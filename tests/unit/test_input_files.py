@@ -12,12 +12,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kgmem.core.validation import check_text
 from kgmem.errors import InvalidInput
 from kgmem.formats import jsonl_turns, memory_lines, read_jsonl_turns, read_locomo
 from kgmem.ingest.episodes import check_turns
 from kgmem.ingest.explicit import check_explicit
 from kgmem.records import Turn
-from kgmem.validation import check_text
 
 ALLOWED_CONTROLS = "\t\n\r"
 REFUSED = [chr(c) for c in range(0x20) if chr(c) not in ALLOWED_CONTROLS] + ["\ud800", "\udfff"]

@@ -9,6 +9,8 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kgmem.core.retention import exp_retention, fsrs_retention, regularise_retention
+from kgmem.core.strength import needs_rehearsal
 from kgmem.lifecycle.conflicts import (
     Contradiction,
     Dependent,
@@ -18,8 +20,6 @@ from kgmem.lifecycle.conflicts import (
 )
 from kgmem.lifecycle.policy import Policy
 from kgmem.lifecycle.records import MemoryRecord
-from kgmem.lifecycle.retention import exp_retention, fsrs_retention, regularise_retention
-from kgmem.lifecycle.strength import needs_rehearsal
 from kgmem.lifecycle.upkeep import (
     CoActivation,
     Endangered,

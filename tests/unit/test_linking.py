@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kgmem.core.text import content_words
 from kgmem.errors import InvalidInput
 from kgmem.ingest.linking import (
     MemoryFeatures,
     MemoryLink,
-    content_words,
     dedupe_links,
     detect_relations,
     prune_plan,

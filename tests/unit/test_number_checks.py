@@ -1,4 +1,5 @@
-"""The number checks the pure stages share (kgmem/validation.py): what passes, what is refused."""
+"""The number checks the pure stages share (kgmem/core/validation.py): what passes, what is
+refused."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kgmem.core.validation import check_aware, check_count, check_number, check_unit
 from kgmem.errors import InvalidInput
-from kgmem.validation import check_aware, check_count, check_number, check_unit
 
 
 @given(st.floats(allow_nan=False))

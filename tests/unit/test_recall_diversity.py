@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kgmem.core.tunables import HOT_MAX_ITEMS
 from kgmem.errors import InvalidInput
 from kgmem.recall.candidates import Candidate
 from kgmem.recall.diversity import (
-    HOT_MAX_ITEMS,
     MMR_LAMBDA,
     centroid,
     cosine,

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kgmem.core.namespaces import recall_namespaces
 from kgmem.errors import InvalidInput
 from kgmem.recall.hyde import HydeIntent, classify_hyde_intent, hyde_variants
 from kgmem.recall.query import (
@@ -18,7 +19,6 @@ from kgmem.recall.query import (
     Intent,
     classify_intent,
     decompose,
-    recall_namespaces,
     should_expand,
     should_skip,
     strategy_for,

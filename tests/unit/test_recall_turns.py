@@ -13,7 +13,7 @@ from itertools import pairwise
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kgmem.ingest.linking import content_words
+from kgmem.core.text import content_words
 from kgmem.recall.turns import turn_word_rarity, turns_by_relevance
 
 WORDS = st.sampled_from(["pepper", "beagle", "shelter", "berlin", "ramen", "the", "a", "hiking"])

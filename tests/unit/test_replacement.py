@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kgmem.core.text import content_hash
 from kgmem.ingest.gate import decide
 from kgmem.ingest.gate_records import GateAction, GateDecision, Neighbour
-from kgmem.ingest.normalize import content_hash
 from kgmem.ingest.replacement import replaces_own_state, says_replacement
 from kgmem.records import Claim, ExtractedFact
 from kgmem.taxonomy import Category, ConflictStrategy

@@ -11,9 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kgmem.errors import InvalidInput
-from kgmem.lifecycle.decay_state import StateThresholds, state_for
-from kgmem.lifecycle.retention import (
+from kgmem.core.retention import (
     REGULARISATIONS,
     RETENTION_MODELS,
     Regularisation,
@@ -27,7 +25,7 @@ from kgmem.lifecycle.retention import (
     regularise_retention,
     retention,
 )
-from kgmem.lifecycle.strength import (
+from kgmem.core.strength import (
     MAX_STABILITY_MULTIPLIER,
     DualStrength,
     after_access,
@@ -40,6 +38,8 @@ from kgmem.lifecycle.strength import (
     utility_drift,
     utility_update,
 )
+from kgmem.errors import InvalidInput
+from kgmem.lifecycle.decay_state import StateThresholds, state_for
 from kgmem.taxonomy import Category, Status, Tier
 from kgmem.taxonomy.lifecycle_tables import BASE_STABILITY_DAYS
 

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kgmem.core.trust import source_trust
 from kgmem.errors import InvalidInput
 from kgmem.ingest.emotion import Emotion
 from kgmem.ingest.gate_records import Neighbour
@@ -24,7 +25,6 @@ from kgmem.ingest.scoring import (
     peer_similarities,
     priority,
     score_candidate,
-    source_trust,
     surprise,
     surprise_adjustment,
 )

@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kgmem.ingest.slot_guess import (
+from kgmem.core.slot_guess import (
     MAX_CONFIDENCE,
     Label,
     PrototypeTable,

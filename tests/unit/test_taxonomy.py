@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kgmem import taxonomy as tx
+from kgmem.core.memory_kind import classify_kind, classify_kind_with_reason
 from kgmem.errors import InvalidInput
-from kgmem.memory_kind import classify_kind, classify_kind_with_reason
 from kgmem.taxonomy import (
     category_tables,
     lifecycle_tables,

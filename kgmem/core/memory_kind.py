@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from kgmem.core.word_lists import word_set
 from kgmem.taxonomy import Category, Kind
 from kgmem.taxonomy.category_tables import KIND_BY_CATEGORY
-from kgmem.word_lists import word_set
 
 _WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _MONTHS = (

@@ -17,9 +17,9 @@ import math
 from dataclasses import dataclass
 from datetime import datetime
 
+from kgmem.core.retention import days_between, fsrs_retention
+from kgmem.core.validation import check_count, check_number, check_unit
 from kgmem.errors import InvalidInput
-from kgmem.lifecycle.retention import days_between, fsrs_retention
-from kgmem.validation import check_count, check_number, check_unit
 
 # --- Dual strength (, "Dual Strength Model (v8)") --------------------------------------
 

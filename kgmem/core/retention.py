@@ -21,15 +21,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, get_args
 
+from kgmem.core.trust import source_trust
+from kgmem.core.validation import check_aware, check_count, check_number, check_unit
 from kgmem.errors import InvalidInput
-from kgmem.ingest.scoring import source_trust
 from kgmem.taxonomy import DEFAULT_TIER, Category, Tier
 from kgmem.taxonomy.lifecycle_tables import (
     BASE_STABILITY_DAYS,
     TIER_DECAY_MULTIPLIER,
 )
 from kgmem.taxonomy.parsing import parse_enum
-from kgmem.validation import check_aware, check_count, check_number, check_unit
 
 RetentionModel = Literal["fsrs", "exp"]
 Regularisation = Literal["l2", "huber", "elastic"]
