@@ -1,14 +1,15 @@
 """Observer filters: decide whether a turn is worth sending to extraction.
 
-``observe_filter(text, role)`` runs the layers — length gate (10 < length < 5000), system
-content, prompt-injection patterns, XML-block structure, markdown-heavy (5+ bullet/bold lines),
-code-heavy (> 50 % fenced code), emoji-heavy (> 3 emoji) — plus the information-density gate
-(density < 2 is filler and skipped, unless the signal scan found a salient signal) and returns a
-frozen ``FilterVerdict``. Every layer is evaluated so the verdict lists all reasons. A skipped
-turn is still stored as an Episode by the orchestrator; the verdict only decides extraction.
-Prompt injection is *flagged* (``injection=True``): kgmem keeps such text as inert data and never
-acts on it. Pure: no I/O, no model calls; raises ``InvalidInput`` for a non-string text or an
-unknown role.
+``apply_filters(text, role, density)`` runs the layers — length gate (10 < length <
+5000), system content, prompt-injection patterns, XML-block structure, markdown-heavy (5+
+bullet/bold lines), code-heavy (> 50 % fenced code), emoji-heavy (> 3 emoji) — plus the
+information-density gate (density < 2 is filler and skipped, unless the signal scan found a
+salient signal) and returns a frozen ``FilterVerdict``; ``scanner.observe_filter(text, role)``
+runs them with the density the signal scan measures (the scanner imports this module, never the
+reverse). Every layer is evaluated so the verdict lists all reasons. A skipped turn is still
+stored as an Episode by the orchestrator; the verdict only decides extraction. Prompt injection
+is *flagged* (``injection=True``): kgmem keeps such text as inert data and never acts on it.
+Pure: no I/O, no model calls; raises ``InvalidInput`` for a non-string text or an unknown role.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from kgmem.core.validation import MAX_CONTENT_CHARS
 from kgmem.errors import InvalidInput
-from kgmem.validation import MAX_CONTENT_CHARS
 
 # --- kgmem thresholds -----------------------------------------------------------------------
 MIN_CHARS = 10  # kgmem length gate: 10 < length < 5000
@@ -215,12 +216,3 @@ def apply_filters(text: str, role: str, density: float, *, salient: bool = False
     return FilterVerdict(
         keep=not reasons, reasons=tuple(reasons), density=density, injection=injection
     )
-
-
-def observe_filter(text: str, role: str = "user") -> FilterVerdict:
-    """The observer filter for one turn (computes the signal scan for density)."""
-    # Imported here because the scanner builds its SignalScan from apply_filters above; a
-    # top-level import in both directions would make the two modules' import order matter.
-    from kgmem.ingest.scanner import scan
-
-    return scan(text, role).verdict

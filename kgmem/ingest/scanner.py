@@ -19,7 +19,13 @@ from bisect import bisect_right
 from kgmem.errors import InvalidInput
 from kgmem.ingest.claims import extract_claim
 from kgmem.ingest.gazetteer import MAX_ENTITIES, spot_entities
-from kgmem.ingest.observer import MIN_CHARS, MIN_DENSITY, SCAN_WINDOW, apply_filters
+from kgmem.ingest.observer import (
+    MIN_CHARS,
+    MIN_DENSITY,
+    SCAN_WINDOW,
+    FilterVerdict,
+    apply_filters,
+)
 from kgmem.ingest.rewrite import has_first_person, third_person
 from kgmem.ingest.signal_patterns import detect
 from kgmem.ingest.signals import (
@@ -108,3 +114,8 @@ def scan(text: str, role: str = "user") -> SignalScan:
         salient = role == "user" and tells_own_change(window, signals)
     verdict = apply_filters(text, role, density, salient=salient)
     return SignalScan(tuple(signals), level, density, entities, verdict)
+
+
+def observe_filter(text: str, role: str = "user") -> FilterVerdict:
+    """Seed 004's observer filter for one turn, with the density the signal scan measures."""
+    return scan(text, role).verdict

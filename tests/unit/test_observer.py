@@ -14,10 +14,9 @@ from kgmem.ingest.observer import (
     code_share,
     emoji_count,
     markdown_lines,
-    observe_filter,
     xml_share,
 )
-from kgmem.ingest.scanner import scan
+from kgmem.ingest.scanner import observe_filter, scan
 
 
 def test_plain_informative_turn_is_kept() -> None:
