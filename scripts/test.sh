@@ -10,6 +10,8 @@ echo "==> ruff"
 .venv/bin/ruff format --check kgmem tests benchmarks notebooks
 echo "==> mypy"
 .venv/bin/mypy
+echo "==> import layers"
+.venv/bin/lint-imports --no-cache
 echo "==> pytest"
 set +e
 .venv/bin/python -m pytest -q -p no:cacheprovider "$@"
