@@ -1,9 +1,8 @@
 """docker-compose.yml and the Dockerfiles deliver a service: every command they run exists in
 the CLI (with its options), every service stays up or is a one-shot step that publishes no port,
-every long-running service has a healthcheck, nothing listens on
-127.0.0.1 inside a container, Neo4j + GDS are the launcher's versions with the plugin baked in
-(no download at start), keys and the Neo4j password come from mounted secrets, the kgmem image
-runs as a non-root user.
+every long-running service has a healthcheck, nothing listens on 127.0.0.1 inside a container,
+Neo4j + GDS are the launcher's versions with the plugin baked in (no download at start), keys and
+the Neo4j password come from mounted secrets, the kgmem image runs as a non-root user.
 
 Docker cannot run here; where the docker client has the compose plugin, `docker compose config`
 validates the file too.
