@@ -9,7 +9,7 @@ pyproject.toml checks it). What lives here:
 - ``time``, ``text``, ``namespaces``, ``holders``: time and text helpers (UTC timestamps,
   normalisation, content hashes, content words, Lucene escaping), the namespace a recall also
   reads, a lease holder's id;
-- ``records``-adjacent vocabulary: ``validation`` (checks every boundary applies),
+- vocabulary and checks: ``validation`` (the checks every boundary applies),
   ``word_lists``, ``memory_kind``, ``slot_guess`` (which attribute a text is about),
   ``synthesis`` (extractive merging of texts);
 - the maths of memory: ``retention`` (FSRS-6 and exponential curves, effective stability),
