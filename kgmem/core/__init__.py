@@ -10,8 +10,8 @@ pyproject.toml checks it). What lives here:
   normalisation, content hashes, content words, Lucene escaping), the namespace a recall also
   reads, a lease holder's id;
 - vocabulary and checks: ``validation`` (the checks every boundary applies),
-  ``word_lists``, ``memory_kind``, ``slot_guess`` (which attribute a text is about),
-  ``synthesis`` (extractive merging of texts);
+  ``word_lists``, ``memory_kind``, ``slot_guess`` (the attribute slot a memory asserts, by its
+  embedding), ``synthesis`` (merging near-duplicate texts without losing a specific);
 - the maths of memory: ``retention`` (FSRS-6 and exponential curves, effective stability),
   ``strength`` (dual strength, stability growth, utility), ``trust`` (source trust);
 - ``tunables``: thresholds that more than one stage, or a stage and the gateway, must agree on.
