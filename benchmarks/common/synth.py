@@ -16,9 +16,9 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from kgmem.core.text import content_hash, normalize_name
 from kgmem.graph import repository
 from kgmem.ingest.episodes import episode_properties
-from kgmem.ingest.normalize import content_hash, normalize_name
 from kgmem.records import Turn
 from kgmem.service import Kgmem
 

@@ -1,7 +1,7 @@
 """The namespaces one read covers.
 
-Contract: :func:`recall_namespaces` is the namespace asked for plus ``default`` (seed 002:
-cross-project knowledge is read by every namespace); pure. Recall reads through it and so does
+Contract: :func:`recall_namespaces` is the namespace asked for plus ``default``
+(cross-project knowledge is read by every namespace); pure. Recall reads through it and so does
 the session-resume context, which must see what a recall would.
 """
 
@@ -11,5 +11,5 @@ DEFAULT_NAMESPACE = "default"
 
 
 def recall_namespaces(namespace: str) -> tuple[str, ...]:
-    """Seed 002: a namespaced recall also reads ``default`` (cross-project knowledge)."""
+    """A namespaced recall also reads ``default`` (cross-project knowledge)."""
     return (namespace,) if namespace == DEFAULT_NAMESPACE else (namespace, DEFAULT_NAMESPACE)

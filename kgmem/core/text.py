@@ -54,7 +54,7 @@ def normalize_name(name: str) -> str:
 
 # English function words, auxiliaries, pronouns and conversational filler. Dropping them keeps
 # "I went to the shop" and "She went to the gym" from overlapping on "went to the"; the standalone
-# rewriting (seed 004: "I prefer X" → "User prefers X") makes "user" a function word here too.
+# rewriting ("I prefer X" → "User prefers X") makes "user" a function word here too.
 _STOP_TEXT = """
     a about above after again against all also am an and any are aren't as at be because been
     before being below between both but by can can't cannot could couldn't did didn't do does

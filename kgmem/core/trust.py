@@ -1,4 +1,4 @@
-"""Source trust (seed 001): how much kgmem believes who wrote a memory.
+"""Source trust (docs/write-path.md): how much kgmem believes who wrote a memory.
 
 Contract: :func:`source_trust` maps a source name (any seed's vocabulary, case and separators
 folded) to human 1.0, agent 0.7 or ingest 0.5, an unknown source to ingest's 0.5;
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from kgmem.errors import InvalidInput
 
-# Seed 001's source trust. Other seeds' source vocabularies (seed 000's extraction | consolidation
-# | replay | manual, seed 004's writeSource and dataSource) are aliases onto these three.
+# The source trust. Other engines' source vocabularies (extraction | consolidation | replay |
+# manual, writeSource and dataSource) are aliases onto these three.
 SOURCE_TRUST: dict[str, float] = {"human": 1.0, "agent": 0.7, "ingest": 0.5}
 
 
@@ -27,7 +27,7 @@ _SOURCE_ALIASES: dict[str, str] = {
     "consolidation": "agent",
     "dream": "agent",
     "formation": "agent",
-    "extraction": "ingest",  # seed 001: auto-extracted memories decay 3x faster than human ones
+    "extraction": "ingest",  # auto-extracted memories decay 3x faster than human ones
     "observer": "ingest",
     "replay": "ingest",
     "import": "ingest",
@@ -42,7 +42,7 @@ UNKNOWN_SOURCE_TRUST = SOURCE_TRUST["ingest"]
 
 
 def source_trust(source: str) -> float:
-    """Seed 001's trust in who wrote a memory: human 1.0, agent 0.7, ingest (or unknown) 0.5."""
+    """The trust in who wrote a memory: human 1.0, agent 0.7, ingest (or unknown) 0.5."""
     if not isinstance(source, str):
         raise InvalidInput(f"source must be a string, got {source!r}")
     key = source.strip().lower().replace("-", "_").replace(" ", "_")

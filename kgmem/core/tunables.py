@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-# Seed 000's DEFAULT_REINFORCE_DELTA: each re-observation of an edge adds this, capped at 1.0.
+# The DEFAULT_REINFORCE_DELTA: each re-observation of an edge adds this, capped at 1.0.
 REINFORCE_DELTA = 0.1
 
-# Seed 004's always-inject hot tier: a memory this useful, this often read and this young is
+# The always-inject hot tier: a memory this useful, this often read and this young is
 # injected by recall whatever the query and tiered "hot" by consolidation; at most HOT_MAX_ITEMS.
 HOT_MIN_UTILITY = 0.8
 HOT_MIN_ACCESS = 10

@@ -63,7 +63,7 @@ def _overall(signals: list[Signal]) -> SignalLevel:
 def information_density(
     signals: tuple[Signal, ...] | list[Signal], entities: int, text: str
 ) -> float:
-    """: unique entities + unique facts + temporal signals + correction signals."""
+    """Unique entities + unique facts + temporal signals + correction signals."""
     bounds = [m.end() for m in _SENTENCE_END_RE.finditer(text)]
     facts = {(s.kind, bisect_right(bounds, s.start)) for s in signals if s.kind in FACT_KINDS}
     temporal = {s.text.lower() for s in signals if s.kind is SignalKind.TEMPORAL}
@@ -117,5 +117,5 @@ def scan(text: str, role: str = "user") -> SignalScan:
 
 
 def observe_filter(text: str, role: str = "user") -> FilterVerdict:
-    """Seed 004's observer filter for one turn, with the density the signal scan measures."""
+    """The observer filter for one turn, with the density the signal scan measures."""
     return scan(text, role).verdict

@@ -40,7 +40,7 @@ def _side(row: dict[str, Any]) -> Side:
 
 
 async def run_contradictions(ctx: StepContext) -> None:
-    """: the older side of each open contradiction goes dormant; memories that depend on
+    """The older side of each open contradiction goes dormant; memories that depend on
     a premise that no longer holds are flagged for review (bounded cascade)."""
     rows = await redundancy_repository.find_contradictions(
         ctx.graph, namespace=ctx.namespace, limit=ctx.caps.batch

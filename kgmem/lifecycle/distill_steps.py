@@ -86,7 +86,7 @@ async def _content(ctx: StepContext, d: Distillation) -> tuple[str, str]:
 
 
 async def run_distillation(ctx: StepContext) -> None:
-    """: 3+ undistilled session notes of a session → a status snapshot memory that keeps
+    """3+ undistilled session notes of a session → a status snapshot memory that keeps
     the specifics, linked to its notes."""
     rows = await summary_repository.find_session_notes(
         ctx.graph, namespace=ctx.namespace, limit=ctx.caps.batch

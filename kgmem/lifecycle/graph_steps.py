@@ -85,7 +85,7 @@ async def _similar_entities(ctx: StepContext) -> list[SimilarEntities]:
 
 
 async def run_entities(ctx: StepContext) -> None:
-    """: merge fragmented entities (reversibly) — same name or alias, or name
+    """Merge fragmented entities (reversibly) — same name or alias, or name
     embeddings above the policy's threshold — decay unreinforced edges, prune memory links
     above the relation cap."""
     p = ctx.policy

@@ -92,7 +92,7 @@ def transition_filters(policy: Policy, now: datetime) -> dict[str, Any]:
 
 
 async def run_rehearsal(ctx: StepContext) -> None:
-    """: rehearse endangered memories (×1.5, ≤ 50), drift utilities toward 0.5, replay
+    """Rehearse endangered memories (×1.5, ≤ 50), drift utilities toward 0.5, replay
     co-activated pairs (×1.02 each side)."""
     endangered_: list[Endangered] = []
     stability: dict[str, float] = {}
@@ -171,7 +171,7 @@ async def run_rehearsal(ctx: StepContext) -> None:
 
 
 async def run_state_transitions(ctx: StepContext) -> None:
-    """: the decay chain, speculative/commitment/foresight expiry, fact archival
+    """The decay chain, speculative/commitment/foresight expiry, fact archival
     and the purge of soft-deleted memories past their retention period."""
     changes: list[StatusChange] = []
     purges: list[StatusChange] = []

@@ -118,7 +118,7 @@ def _theme_props(ctx: StepContext, merge_id: str, sources: Sequence[ThemeSource]
 
 
 async def run_redundancy(ctx: StepContext) -> None:
-    """: near-duplicates (vector index, cosine > 0.9) merge into the higher-utility
+    """Near-duplicates (vector index, cosine > 0.9) merge into the higher-utility
     memory; clusters of 5+ into a theme memory that keeps every specific. Reversible.
     Incremental: a run compares only a window of memories not compared since they were
     written or changed (``caps.redundancy_window``) with the whole namespace, and marks them

@@ -133,7 +133,7 @@ def parse_caps(caps: object, base: Caps | None = None) -> Caps:
 
 @dataclass(frozen=True)
 class Policy:
-    """Every threshold the steps use, with the seeds' defaults."""
+    """Every threshold the steps use, with their defaults."""
 
     retention_model: RetentionModel = DEFAULT_RETENTION_MODEL
     regularisation: Regularisation = DEFAULT_REGULARISATION

@@ -51,7 +51,7 @@ def check_budget(value: object) -> int:
 
 
 def memory_weight(m: Mapping[str, Any]) -> float:
-    """: importance + repetition and access bonuses (log-scaled, capped) + kind bias +
+    """Importance + repetition and access bonuses (log-scaled, capped) + kind bias +
     layer bias (every resume core memory is in the core tier)."""
     reps = max(0, int(m.get("repetition_count") or 1) - 1)  # kgmem counts the first statement
     rep_bonus = min(0.7, 0.17 * math.log1p(reps))

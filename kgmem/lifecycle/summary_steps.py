@@ -145,7 +145,7 @@ async def _due_categories(ctx: StepContext, room: int) -> tuple[list[dict[str, A
 
 
 async def run_summaries(ctx: StepContext) -> None:
-    """: entity profiles and per-category summaries, rebuilt only when the
+    """Entity profiles and per-category summaries, rebuilt only when the
     memories behind them changed."""
     profiles_due, n_profiles = await _due_profiles(ctx)
     categories_due, n_categories = await _due_categories(

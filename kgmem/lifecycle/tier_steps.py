@@ -119,7 +119,7 @@ def _wants_llm(ctx: StepContext, m: MemoryRecord, d: TierDecision) -> bool:
 
 
 async def run_tiers(ctx: StepContext) -> None:
-    """: working → episodic → semantic → dormant, reactivation, the core gate
+    """Working → episodic → semantic → dormant, reactivation, the core gate
     with its cooldowns, and the hot-tier refresh."""
     shared = await shared_entities_of(ctx)
     changes: list[TierChange] = []

@@ -30,9 +30,9 @@ from kgmem.errors import InvalidInput
 if TYPE_CHECKING:
     from kgmem.recall.candidates import Candidate, Embedding, Scored
 
-MMR_LAMBDA = 0.7  # seed 004: 70 % relevance, 30 % diversity
-FULL_FROM = 0.7  # seed 004: >= 0.7 full injection
-ABBREVIATED_FROM = 0.4  # seed 004: 0.4-0.7 abbreviated, below skipped
+MMR_LAMBDA = 0.7  # 70 % relevance, 30 % diversity
+FULL_FROM = 0.7  # >= 0.7 full injection
+ABBREVIATED_FROM = 0.4  # 0.4-0.7 abbreviated, below skipped
 
 Injection = Literal["full", "abbreviated", "skipped"]
 Vector = npt.NDArray[np.float64]

@@ -10,7 +10,7 @@ of :data:`RELEVANCE_FACTORS` split a memory's relevance, and the share on :data:
 (``Profile.prior_share``) sets how far the priors may scale it (``scoring.PRIOR_SPAN``). So a
 profile's priors reorder memories of similar relevance and never outweigh the question.
 
-How the seeds' composites land in kgmem's factor set. kgmem scores five groups — semantic,
+How the source engines' composites land in kgmem's factor set. kgmem scores five groups — semantic,
 recency, decay, importance, confidence — and its five profiles are copied verbatim
 (:data:`SEED_003_WEIGHTS`). kgmem has more evidence than , so each group's share is split
 over the kgmem factors that measure the same thing (:data:`GROUP_SPLIT`):

@@ -307,7 +307,7 @@ def decompose(query: str) -> list[str]:
 
 # --- Expansion and scope --------------------------------------------------------------
 
-AUTO_EXPAND_THRESHOLD = 0.25  # seed 002: expand and retry when the top relevance is below this
+AUTO_EXPAND_THRESHOLD = 0.25  # expand and retry when the top relevance is below this
 
 
 def should_expand(best_relevance: float | None) -> bool:

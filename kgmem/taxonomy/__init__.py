@@ -49,7 +49,7 @@ class Category(StrEnum):
 
 
 class Kind(StrEnum):
-    """: an episode keeps event fidelity; a note is a stable belief that may be revised."""
+    """An episode keeps event fidelity; a note is a stable belief that may be revised."""
 
     EPISODE = "episode"
     NOTE = "note"
@@ -105,7 +105,7 @@ DEFAULT_STATUS = Status.ACTIVE
 
 
 class LifecycleState(StrEnum):
-    """: controls retrieval weighting/filtering, separate from the storage status."""
+    """Controls retrieval weighting/filtering, separate from the storage status."""
 
     CANDIDATE = "candidate"
     VALIDATED = "validated"
@@ -115,7 +115,7 @@ class LifecycleState(StrEnum):
 
 
 class VerificationState(StrEnum):
-    """: how far a memory has been confirmed; disputed is penalised in recall."""
+    """How far a memory has been confirmed; disputed is penalised in recall."""
 
     UNVERIFIED = "unverified"
     USER_CONFIRMED = "user_confirmed"
@@ -124,7 +124,7 @@ class VerificationState(StrEnum):
 
 
 class PolicyClass(StrEnum):
-    """: how long a memory is meant to live."""
+    """How long a memory is meant to live."""
 
     EPHEMERAL = "ephemeral"
     DURABLE = "durable"

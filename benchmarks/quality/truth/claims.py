@@ -29,11 +29,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from benchmarks.quality.truth.corpus import Scenario, load, select
+from kgmem.core.text import normalize_name
 from kgmem.ingest.claim_gate import ClaimConflict, ClaimSkip, claim_conflict, family
 from kgmem.ingest.claim_reading import ClaimReader
 from kgmem.ingest.gate_records import Neighbour
 from kgmem.ingest.local_extractor import extract_local
-from kgmem.ingest.normalize import normalize_name
 from kgmem.ingest.replacement import says_replacement
 from kgmem.ingest.rewrite import speaker_label
 from kgmem.ml.embedder import Embedder
