@@ -28,8 +28,8 @@ from typing import Any
 
 from kgmem.core.validation import MAX_CONTENT_CHARS
 from kgmem.errors import InvalidInput
-from kgmem.ingest.episodes import check_turn
 from kgmem.ingest.explicit import check_explicit
+from kgmem.ingest.turns.episodes import check_turn
 from kgmem.records import Turn
 
 _SESSION_RE = re.compile(r"^session_(\d+)$")

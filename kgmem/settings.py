@@ -164,7 +164,7 @@ class Settings(BaseSettings):
         600.0, gt=0, le=86_400, description="How long a consolidation lease lives unrenewed."
     )
 
-    # --- extraction: where it runs (kgmem/ingest/intake.py, kgmem/ingest/extraction_worker.py) --
+    # --- extraction: where it runs (kgmem/ingest/intake.py, kgmem/ingest/extraction/worker.py) --
     extraction_mode: ExtractionMode = Field(
         "auto",
         description=(

@@ -18,7 +18,7 @@ from typing import Any
 
 from kgmem.core.text import content_hash, normalize_name
 from kgmem.graph import repository
-from kgmem.ingest.episodes import episode_properties
+from kgmem.ingest.turns.episodes import episode_properties
 from kgmem.records import Turn
 from kgmem.service import Kgmem
 

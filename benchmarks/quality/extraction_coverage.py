@@ -29,9 +29,9 @@ from typing import Any
 from benchmarks.common.paths import BEAM as BEAM_DATA
 from benchmarks.common.paths import LOCOMO as LOCOMO_DATA
 from benchmarks.quality.locomo.data import load_locomo
-from kgmem.ingest.extraction import BATCH_EPISODES
-from kgmem.ingest.local_extractor import extract_local
-from kgmem.ingest.preparation import screen
+from kgmem.ingest.extraction.batches import BATCH_EPISODES
+from kgmem.ingest.extractors.local import extract_local
+from kgmem.ingest.extractors.preparation import screen
 from kgmem.ml.nlp import Nlp
 from kgmem.records import Turn, TurnSkip
 from kgmem.settings import Settings

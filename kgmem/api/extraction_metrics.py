@@ -1,5 +1,5 @@
 """The extraction block of ``/metrics``: figures read from the graph at scrape time
-(:mod:`kgmem.ingest.extraction_stats`), so they count every worker and API process, not this one.
+(:mod:`kgmem.ingest.extraction.stats`), so they count every worker and API process, not this one.
 
 - ``kgmem_extraction_pending_episodes`` (gauge): turns stored, not yet extracted.
 - ``kgmem_extraction_oldest_pending_seconds`` (gauge): how long the oldest of them has waited.
@@ -21,7 +21,7 @@ from prometheus_client.registry import Collector
 
 from kgmem.api.metrics import exposition
 from kgmem.errors import KgmemError
-from kgmem.ingest.extraction_stats import ExtractionStats
+from kgmem.ingest.extraction.stats import ExtractionStats
 from kgmem.service import Kgmem
 
 

@@ -32,7 +32,7 @@ from kgmem.cli.plumbing import NAMESPACE_OPT, err, out, run_on_kgmem
 from kgmem.errors import KgmemError
 
 if TYPE_CHECKING:  # only annotations here: `kgmem --help` must not load the service
-    from kgmem.ingest.extraction_worker import ExtractionWorker
+    from kgmem.ingest.extraction.worker import ExtractionWorker
     from kgmem.service import Kgmem
 
 

@@ -23,13 +23,13 @@ from kgmem.core.trust import SOURCE_TRUST
 from kgmem.core.validation import check_namespace, check_text
 from kgmem.errors import ConcurrentWrite, InvalidInput, KgmemError, WriteRace
 from kgmem.graph import repository
-from kgmem.ingest.commit import write_steps
-from kgmem.ingest.emotion import detect_emotion
-from kgmem.ingest.episodes import check_turn, episode_properties
+from kgmem.ingest.extraction.commit import write_steps
+from kgmem.ingest.extractors.emotion import detect_emotion
+from kgmem.ingest.extractors.preparation import embed_inputs
 from kgmem.ingest.ingestor import Ingestor
-from kgmem.ingest.planning import gate_and_plan
-from kgmem.ingest.preparation import embed_inputs
+from kgmem.ingest.plan.planner import gate_and_plan
 from kgmem.ingest.reports import ExtractionReport
+from kgmem.ingest.turns.episodes import check_turn, episode_properties
 from kgmem.records import ExtractedFact, ItemInput, Turn, WriteReceipt
 from kgmem.taxonomy import Category, ConflictStrategy
 from kgmem.taxonomy.parsing import parse_enum

@@ -5,7 +5,7 @@ HIGH signal, ``DEFAULT_MAX_TURNS`` pending turns, the oldest pending turn older 
 
 Where the extraction runs is the ``extraction_mode`` setting. ``inline``: here, before observe
 returns (the library and CLI). ``worker``: observe marks the namespace due and returns at once;
-a ``kgmem worker`` extracts it (``kgmem.ingest.extraction_worker``). A caller may ``wait`` up to
+a ``kgmem worker`` extracts it (``kgmem.ingest.extraction.worker``). A caller may ``wait`` up to
 ``observe_max_wait_s`` for the worker: the report then says what the graph has committed for
 these turns, or that they are still pending when the wait ends.
 
@@ -25,14 +25,14 @@ from kgmem.core.time import as_utc
 from kgmem.core.validation import check_namespace
 from kgmem.errors import InvalidInput, KgmemError
 from kgmem.graph import extraction_repository, repository
-from kgmem.ingest.buffer import DEFAULT_MAX_AGE, DEFAULT_MAX_TURNS
-from kgmem.ingest.episodes import check_turns, episode_properties
-from kgmem.ingest.extraction import extract_pending
+from kgmem.ingest.extraction.batches import extract_pending
+from kgmem.ingest.extractors.scanner import scan
 from kgmem.ingest.ingestor import Ingestor
-from kgmem.ingest.outcome import wait_for_extraction
 from kgmem.ingest.reports import ObserveReport
-from kgmem.ingest.scanner import scan
-from kgmem.ingest.signals import SignalLevel
+from kgmem.ingest.signals.records import SignalLevel
+from kgmem.ingest.turns.buffer import DEFAULT_MAX_AGE, DEFAULT_MAX_TURNS
+from kgmem.ingest.turns.episodes import check_turns, episode_properties
+from kgmem.ingest.turns.outcome import wait_for_extraction
 from kgmem.records import Turn
 from kgmem.taxonomy import ConflictStrategy
 

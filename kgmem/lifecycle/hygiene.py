@@ -4,7 +4,7 @@ Contract, pure over plain records:
 
 - ``plan_entity_merges`` finds fragmented entities — one's normalised name is the other's name
   or alias (the write path's resolution rule), with compatible types (a person is never a place;
-  organisation/product/concept/event/other are loose, as in ``ingest/entities``) — groups them,
+  organisation/product/concept/event/other are loose, as in ``ingest/link/entities``) — groups them,
   keeps the most mentioned (then oldest) as canonical and merges the rest into it, at most
   ``cap`` per run. Entities (or such name groups) whose *name embeddings* are above
   ``threshold`` (kNN pairs, compatible types, the same numbers in both names — "iPhone 14" is
@@ -37,7 +37,7 @@ from kgmem.lifecycle.union_find import UnionFind
 from kgmem.taxonomy import MemoryRelation
 from kgmem.taxonomy.relation_tables import MEMORY_REL_PRUNE_PRIORITY
 
-# ingest/entities.py's rule: spaCy's labels are noisy between these, but not for people/places.
+# ingest/link/entities.py's rule: spaCy's labels are noisy between these, but not for people/places.
 LOOSE_ENTITY_TYPES = frozenset({"organization", "product", "other", "concept", "event"})
 
 

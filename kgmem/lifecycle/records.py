@@ -2,7 +2,7 @@
 
 Contract: :meth:`MemoryRecord.from_row` turns one ``find_lifecycle_memories`` row into a frozen
 record with typed fields; a memory written before a field existed gets the write path's default
-for it (``ingest/write_plan.memory_row``). A row whose category, status or tier is outside kgmem's
+for it (``ingest/plan/records.memory_row``). A row whose category, status or tier is outside kgmem's
 vocabulary raises ``InvalidInput`` and the step runner skips that memory (fail-open per memory),
 so one bad row never stops a step. ``StatusChange`` and ``TierChange`` are what the pure step
 functions decide; the runner turns them into write parameters. No I/O, no clock.

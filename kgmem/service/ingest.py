@@ -13,9 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from kgmem.ingest import explicit, extraction, extraction_stats, intake
-from kgmem.ingest.extraction_stats import ExtractionStats
-from kgmem.ingest.extraction_worker import ExtractionWorker
+from kgmem.ingest import explicit, intake
+from kgmem.ingest.extraction import batches as extraction
+from kgmem.ingest.extraction import stats as extraction_stats
+from kgmem.ingest.extraction.stats import ExtractionStats
+from kgmem.ingest.extraction.worker import ExtractionWorker
 from kgmem.ingest.reports import ExtractionReport, ObserveReport
 from kgmem.records import Turn, WriteReceipt
 from kgmem.service.core import ServiceCore

@@ -24,7 +24,7 @@ from kgmem.core.validation import check_limit, check_namespace
 from kgmem.errors import InvalidInput
 from kgmem.graph import item_repository
 from kgmem.ingest import explicit
-from kgmem.ingest.episodes import check_caller_id
+from kgmem.ingest.turns.episodes import check_caller_id
 from kgmem.records import ItemInput, StoredItem, WriteReceipt
 from kgmem.service.curation import CurationOps
 from kgmem.taxonomy import ConflictStrategy

@@ -1,7 +1,7 @@
 """Prototype phrasings of each claim slot: what a memory that asserts the slot sounds like.
 
 The local claim engine embeds these once and gives a memory the slot of its nearest prototypes
-when the lexicon (``kgmem.ingest.claim_patterns``) read no claim (``kgmem.core.slot_guess``).
+when the lexicon (``kgmem.ingest.claims.patterns``) read no claim (``kgmem.core.slot_guess``).
 Keys are ``slot`` (the value holds) or ``slot/ended`` (a transition: the value no longer holds);
 ``none`` gathers ordinary facts that assert no attribute but sound near one (an office
 address is not a residence, a one-off trip is not a hobby, someone else's news is not the

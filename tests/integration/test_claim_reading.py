@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from kgmem.ingest.claim_gate import ClaimConflict, claim_conflict
-from kgmem.ingest.claim_reading import ClaimInput, ClaimReader
-from kgmem.ingest.gate import CLAIM_MIN_CONFIDENCE
-from kgmem.ingest.gate_records import Neighbour
-from kgmem.ingest.replacement import says_replacement
+from kgmem.ingest.claims.reading import ClaimInput, ClaimReader
+from kgmem.ingest.gate.claim_rule import ClaimConflict, claim_conflict
+from kgmem.ingest.gate.records import Neighbour
+from kgmem.ingest.gate.replacement import says_replacement
+from kgmem.ingest.gate.write_gate import CLAIM_MIN_CONFIDENCE
 from kgmem.ml.embedder import Embedder
 from kgmem.ml.nlp import Nlp
 from kgmem.records import Claim

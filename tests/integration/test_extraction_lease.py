@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from kgmem.graph import extraction_repository, repository
-from kgmem.ingest import extraction_lease
+from kgmem.ingest.extraction import lease as extraction_lease
 from kgmem.records import Turn
 from kgmem.service import Kgmem
 

@@ -16,7 +16,7 @@ import pytest
 from support.fake_openai import FakeOpenAI
 
 from kgmem.errors import LLMError
-from kgmem.ingest.llm_extractor import SCHEMA_NAME, extract_with_llm
+from kgmem.ingest.extractors.llm import SCHEMA_NAME, extract_with_llm
 from kgmem.ml.llm import LLMClient, LLMMalformed, LLMRefused, LLMUnavailable
 from kgmem.records import Turn
 from kgmem.settings import Settings

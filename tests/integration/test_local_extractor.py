@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgmem.errors import InvalidInput
-from kgmem.ingest.local_extractor import extract_local
-from kgmem.ingest.rewrite import third_person
+from kgmem.ingest.extractors.local import extract_local
+from kgmem.ingest.extractors.rewrite import third_person
 from kgmem.ml.nlp import Nlp
 from kgmem.records import ExtractedFact, Turn, TurnSkip
 from kgmem.settings import Settings

@@ -11,7 +11,9 @@ import pytest
 from kgmem.errors import ConcurrentWrite, InvalidInput, KgmemError
 from kgmem.graph import repository
 from kgmem.graph import transfer_repository as tr
-from kgmem.ingest import extraction, intake, preparation
+from kgmem.ingest import intake
+from kgmem.ingest.extraction import batches as extraction
+from kgmem.ingest.extractors import preparation
 from kgmem.ingest.ingestor import Ingestor
 from kgmem.ingest.reports import ExtractionReport
 from kgmem.records import Turn

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kgmem.errors import InvalidInput
-from kgmem.ingest.boxes import (
+from kgmem.ingest.link.boxes import (
     Box,
     BoxState,
     SealReason,
@@ -23,7 +23,7 @@ from kgmem.ingest.boxes import (
     topic_overlap,
     topics_of,
 )
-from kgmem.ingest.traces import Trace, thread_trace, trace_overlap, weave_trace
+from kgmem.ingest.link.traces import Trace, thread_trace, trace_overlap, weave_trace
 
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
 

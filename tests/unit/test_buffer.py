@@ -10,7 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgmem.errors import InvalidInput
-from kgmem.ingest.buffer import (
+from kgmem.ingest.extractors.scanner import scan
+from kgmem.ingest.signals.records import SignalLevel
+from kgmem.ingest.turns.buffer import (
     DEFAULT_MAX_AGE,
     DEFAULT_MAX_TURNS,
     BufferState,
@@ -20,8 +22,6 @@ from kgmem.ingest.buffer import (
     flush_due,
     push,
 )
-from kgmem.ingest.scanner import scan
-from kgmem.ingest.signals import SignalLevel
 from kgmem.records import Turn
 
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kgmem.ingest.claim_gate import ClaimConflict, claim_conflict
-from kgmem.ingest.claims import extract_claim
-from kgmem.ingest.gate_records import Neighbour
-from kgmem.ingest.replacement import says_replacement
+from kgmem.ingest.claims.engine import extract_claim
+from kgmem.ingest.gate.claim_rule import ClaimConflict, claim_conflict
+from kgmem.ingest.gate.records import Neighbour
+from kgmem.ingest.gate.replacement import says_replacement
 
 # text | subject | slot | value | polarity  (speaker "Maya")
 _READINGS = [

@@ -10,15 +10,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgmem.core.text import content_hash
-from kgmem.ingest.claim_gate import ClaimConflict, ClaimSkip, claim_conflict
-from kgmem.ingest.claim_sameness import same_value
-from kgmem.ingest.claim_value_text import trim_value
-from kgmem.ingest.claims import extract_claim
-from kgmem.ingest.gate import decide, period_end
-from kgmem.ingest.gate_records import GateAction, Neighbour
-from kgmem.ingest.reconcile import reconcile
-from kgmem.ingest.replacement import says_replacement
-from kgmem.ingest.write_plan import Candidate
+from kgmem.ingest.claims.engine import extract_claim
+from kgmem.ingest.claims.sameness import same_value
+from kgmem.ingest.claims.value_text import trim_value
+from kgmem.ingest.gate.claim_rule import ClaimConflict, ClaimSkip, claim_conflict
+from kgmem.ingest.gate.records import GateAction, Neighbour
+from kgmem.ingest.gate.replacement import says_replacement
+from kgmem.ingest.gate.write_gate import decide, period_end
+from kgmem.ingest.plan.reconcile import reconcile
+from kgmem.ingest.plan.records import Candidate
 from kgmem.records import Claim, ExtractedFact
 from kgmem.taxonomy import ConflictStrategy
 from kgmem.taxonomy.slots import SLOT_SPECS, Slot, parse_slot_key, slot_key
@@ -212,7 +212,7 @@ def test_a_bare_negation_is_flagged_not_superseded() -> None:
 def test_the_llm_engine_returns_the_same_claim_shape_and_drops_bad_ones() -> None:
     from collections import Counter
 
-    from kgmem.ingest.llm_extractor import parse_facts
+    from kgmem.ingest.extractors.llm import parse_facts
     from kgmem.records import Turn
 
     turns = [Turn("I switched to almond milk.", speaker="Maya", turn_id="1")]

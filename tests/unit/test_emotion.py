@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgmem.errors import InvalidInput
-from kgmem.ingest.emotion import (
+from kgmem.ingest.extractors.emotion import (
     _LEXICON,
     FLASHBULB_AROUSAL,
     Emotion,

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kgmem.ingest.episodes import check_turn, episode_properties
+from kgmem.ingest.turns.episodes import check_turn, episode_properties
 from kgmem.records import Turn
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)

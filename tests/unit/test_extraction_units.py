@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 from kgmem.api.app import serving
 from kgmem.api.extraction_metrics import lines
 from kgmem.errors import InvalidInput
-from kgmem.ingest.extraction_stats import ExtractionStats, quantile
+from kgmem.ingest.extraction.stats import ExtractionStats, quantile
 from kgmem.ingest.intake import extracts_inline
-from kgmem.ingest.outcome import outcome_of
-from kgmem.ingest.polling import Backoff
+from kgmem.ingest.turns.outcome import outcome_of
+from kgmem.ingest.turns.polling import Backoff
 from kgmem.records import TurnSkip
 from kgmem.settings import Settings
 

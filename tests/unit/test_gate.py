@@ -24,10 +24,10 @@ from kgmem.core.synthesis import (
 )
 from kgmem.core.text import content_hash
 from kgmem.errors import InvalidInput
-from kgmem.ingest.batch_dedup import batch_dedup, group_batch
-from kgmem.ingest.contradiction import ContradictionKind, detect_contradiction
-from kgmem.ingest.gate import CONTRADICTION_SIM, REINFORCE_SIM, UPDATE_SIM, decide
-from kgmem.ingest.gate_records import GateAction, GateDecision, Neighbour
+from kgmem.ingest.gate.batch_dedup import batch_dedup, group_batch
+from kgmem.ingest.gate.contradiction import ContradictionKind, detect_contradiction
+from kgmem.ingest.gate.records import GateAction, GateDecision, Neighbour
+from kgmem.ingest.gate.write_gate import CONTRADICTION_SIM, REINFORCE_SIM, UPDATE_SIM, decide
 from kgmem.records import EntityMention, ExtractedFact
 from kgmem.taxonomy import ConflictStrategy, MemoryRelation, Status
 
@@ -652,7 +652,7 @@ _vectors = st.lists(
 @given(_vectors)
 @settings(max_examples=60, deadline=None)
 def test_the_batch_cosine_matrix_is_the_pairwise_cosine(vectors: list[list[float]]) -> None:
-    from kgmem.ingest.batch_dedup import _cosine_matrix
+    from kgmem.ingest.gate.batch_dedup import _cosine_matrix
 
     sims = _cosine_matrix(vectors)
     for i, u in enumerate(vectors):

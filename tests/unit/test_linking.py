@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from kgmem.core.text import content_words
 from kgmem.errors import InvalidInput
-from kgmem.ingest.linking import (
+from kgmem.ingest.link.linking import (
     MemoryFeatures,
     MemoryLink,
     dedupe_links,

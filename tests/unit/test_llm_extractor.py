@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from kgmem.ingest.llm_extractor import FACTS_SCHEMA, build_prompt, parse_facts
+from kgmem.ingest.extractors.llm import FACTS_SCHEMA, build_prompt, parse_facts
 from kgmem.ml.llm import LLMClient, LLMMalformed
 from kgmem.records import Turn
 from kgmem.settings import Settings

@@ -8,7 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kgmem.errors import InvalidInput
-from kgmem.ingest.observer import (
+from kgmem.ingest.extractors.scanner import observe_filter, scan
+from kgmem.ingest.signals.observer import (
     FilterVerdict,
     apply_filters,
     code_share,
@@ -16,7 +17,6 @@ from kgmem.ingest.observer import (
     markdown_lines,
     xml_share,
 )
-from kgmem.ingest.scanner import observe_filter, scan
 
 
 def test_plain_informative_turn_is_kept() -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kgmem.ingest.observer import code_share, markdown_lines
-from kgmem.ingest.prose import prose
+from kgmem.ingest.extractors.prose import prose
+from kgmem.ingest.signals.observer import code_share, markdown_lines
 
 
 def test_code_blocks_and_markup_are_cut_and_the_sentences_stay() -> None:

@@ -1,4 +1,4 @@
-"""Replacement wording (``ingest/replacement.py``) and the gate's slot-free replacement rule: a
+"""Replacement wording (``ingest/gate/replacement.py``) and the gate's slot-free replacement rule: a
 person's state said again as changed retires the nearest same-subject state, and nothing else
 does."""
 
@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgmem.core.text import content_hash
-from kgmem.ingest.gate import decide
-from kgmem.ingest.gate_records import GateAction, GateDecision, Neighbour
-from kgmem.ingest.replacement import replaces_own_state, says_replacement
+from kgmem.ingest.gate.records import GateAction, GateDecision, Neighbour
+from kgmem.ingest.gate.replacement import replaces_own_state, says_replacement
+from kgmem.ingest.gate.write_gate import decide
 from kgmem.records import Claim, ExtractedFact
 from kgmem.taxonomy import Category, ConflictStrategy
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kgmem.ingest.rewrite import drop_opener, third_person
+from kgmem.ingest.extractors.rewrite import drop_opener, third_person
 
 
 @pytest.mark.parametrize(

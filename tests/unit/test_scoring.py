@@ -14,9 +14,16 @@ from hypothesis import strategies as st
 
 from kgmem.core.trust import source_trust
 from kgmem.errors import InvalidInput
-from kgmem.ingest.emotion import Emotion
-from kgmem.ingest.gate_records import Neighbour
-from kgmem.ingest.scoring import (
+from kgmem.ingest.extractors.emotion import Emotion
+from kgmem.ingest.gate.records import Neighbour
+from kgmem.ingest.link.tagging import (
+    CAPTURE_STABILITY_BOOST,
+    TAG_TTL,
+    SynapticTag,
+    TagCandidate,
+    tag_and_capture,
+)
+from kgmem.ingest.plan.scoring import (
     WriteScores,
     confidence_tier,
     flashbulb,
@@ -27,13 +34,6 @@ from kgmem.ingest.scoring import (
     score_candidate,
     surprise,
     surprise_adjustment,
-)
-from kgmem.ingest.tagging import (
-    CAPTURE_STABILITY_BOOST,
-    TAG_TTL,
-    SynapticTag,
-    TagCandidate,
-    tag_and_capture,
 )
 from kgmem.records import Claim
 

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgmem.errors import InvalidInput
-from kgmem.ingest.scanner import scan
-from kgmem.ingest.signals import BASE_CONFIDENCE, SignalKind, SignalLevel, SignalScan
+from kgmem.ingest.extractors.scanner import scan
+from kgmem.ingest.signals.records import BASE_CONFIDENCE, SignalKind, SignalLevel, SignalScan
 
 K, LV = SignalKind, SignalLevel
 

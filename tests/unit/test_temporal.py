@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgmem.errors import InvalidInput
-from kgmem.ingest.temporal import (
+from kgmem.ingest.dates.temporal import (
     FORESIGHT_DEFAULT,
     TemporalRef,
     find_dates,

@@ -3,8 +3,8 @@
 Contract. For every scenario of :mod:`benchmarks.quality.truth.corpus`, the old and the new
 statement are extracted by the local engine (real spaCy, as ``observe`` does, one turn at a time at
 the turn's own time), each fact is embedded (real embedder) and its claim is read the way the write
-path reads it (``kgmem.ingest.claim_reading.read_claim``); then the gate's claim rule
-(``claim_gate.claim_conflict``) is asked whether some new fact's claim changes some old fact's
+path reads it (``kgmem.ingest.claims.reading.read_claim``); then the gate's claim rule
+(``claim_rule.claim_conflict``) is asked whether some new fact's claim changes some old fact's
 claim. Each scenario gets one **bucket**: ``acts`` (a new claim retires an old memory),
 ``no_old_claim`` / ``no_new_claim`` (no claim read on that side), ``other_subject``,
 ``other_slot`` (the slot families differ), ``other_qualifier``, ``same_value`` (the values were
@@ -30,12 +30,12 @@ from datetime import UTC, datetime
 
 from benchmarks.quality.truth.corpus import Scenario, load, select
 from kgmem.core.text import normalize_name
-from kgmem.ingest.claim_gate import ClaimConflict, ClaimSkip, claim_conflict, family
-from kgmem.ingest.claim_reading import ClaimReader
-from kgmem.ingest.gate_records import Neighbour
-from kgmem.ingest.local_extractor import extract_local
-from kgmem.ingest.replacement import says_replacement
-from kgmem.ingest.rewrite import speaker_label
+from kgmem.ingest.claims.reading import ClaimReader
+from kgmem.ingest.extractors.local import extract_local
+from kgmem.ingest.extractors.rewrite import speaker_label
+from kgmem.ingest.gate.claim_rule import ClaimConflict, ClaimSkip, claim_conflict, family
+from kgmem.ingest.gate.records import Neighbour
+from kgmem.ingest.gate.replacement import says_replacement
 from kgmem.ml.embedder import Embedder
 from kgmem.ml.nlp import Nlp
 from kgmem.records import Claim, Turn

@@ -1,0 +1,120 @@
+"""Claim patterns of amounts and plans: budgets, costs, deadlines, goals and measured quantities.
+
+The project side of what a person says ("allocated $120 for books", "the sprint deadline moved to
+April 5", "the rent went up to £1,250", "response time improved to 250ms"). Each is qualified by
+what the amount is for or what is counted, so two amounts of one thing meet on one key and a
+changed amount is an update. Plans are stated with "want to", "plan to": these patterns read
+them all the same (``plans=True``). Tried after the other values
+(:mod:`kgmem.ingest.claims.patterns`). Pure data, no I/O.
+"""
+
+from __future__ import annotations
+
+from kgmem.ingest.claims.lexicon import POSS, ClaimPattern, V
+from kgmem.ingest.claims.lexicon import pattern as _p
+from kgmem.taxonomy.slots import Slot
+
+_MONEY = r"(?P<v>[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?[kKmM]\b)?)"
+_COSTS = (
+    r"rent|mortgage|salary|pay|wage|wages|allowance|tuition|fees|childcare|insurance|premium"
+    r"|subscription|membership|commute cost|bills"
+)
+# the words between a cost and its new amount: "is now", "has gone up to", "put ... up to"
+_CHANGE_WORDS = (
+    r"is|was|are|were|has|have|had|been|be|now|just|recently|finally|went|gone|goes|go|got"
+    r"|rose|risen|increased|dropped|fell|fallen|raised|cut|lowered|bumped|put|jumped|climbed"
+    r"|up|down|to|at|about|around|only|currently|which|that|a|month|monthly"
+)
+
+AMOUNTS: tuple[ClaimPattern, ...] = (
+    _p(
+        Slot.BUDGET,
+        r"\b(?:allocated|budgeted|set aside|budget (?:of|is)|has) (?P<v>[$€£]\s?[\d,.]+"
+        r"(?:\s?[kKmM])?)(?: (?:for|on|to) (?P<q>[\w ]+))?",
+        plans=True,
+    ),
+    _p(
+        Slot.DEADLINE,
+        r"\bdeadline (?:for (?P<q>[\w ]+?) )?(?:is|was moved to|moved to|"
+        rf"has been moved to|is now) {V}",
+        plans=True,
+    ),
+    # "the new sprint deadline of April 5", "a deadline of April 1 for the first sprint"
+    _p(Slot.DEADLINE, rf"\b(?:(?P<q>[a-z]+) )?deadline (?:of|to|is now) {V}", plans=True),
+    # a date something happens on: "the launch date is November 3", "release date moved to May"
+    _p(
+        Slot.DEADLINE,
+        rf"\b(?-i:(?P<q>launch|release|due|start|opening|submission|delivery|closing|go-live"
+        rf"|wedding|move|moving|exam|hand-in)) date (?:is|was moved to|moved to|is now|has been "
+        rf"moved to|got pushed to|was pushed to|pushed to|changed to|slipped to) (?:now )?{V}",
+        plans=True,
+    ),
+    # "the report for the board is due on October 10", "my thesis draft is due May 15": the
+    # thing due names the deadline, as "the report deadline" does
+    _p(
+        Slot.DEADLINE,
+        rf"\b(?P<q>(?-i:[a-z][\w-]*(?: [a-z][\w-]*)?))(?: for (?:the |a |an |my |our |their )?"
+        rf"[a-z][\w ]*?)? (?:is|are|was) (?:now )?due (?!to\b)(?:on |by |in )?{V}",
+        plans=True,
+    ),
+    _p(Slot.GOAL, rf"\bgoal (?:is|was) (?:now )?to {V}", plans=True),
+    # a measure said changed: "response time, which has recently improved to 250ms", "my
+    # accuracy improved from 70% to 90%": the counted thing is the word before the change
+    _p(
+        Slot.QUANTITY,
+        r"\b(?-i:(?P<q>[a-z]+)),? (?:which |that )?(?:has |have |had )?(?:recently |now |just "
+        r"|finally |since )?(?:improved|increased|decreased|dropped|grown|grew|risen|rose"
+        r"|fallen|fell|gone up|gone down|went up|went down|reduced|climbed|jumped|changed"
+        r"|extended|expanded|raised|lowered|cut|bumped|boosted|upped) (?:it |them )?(?:from "
+        r"[\d,.]+\s?(?:%|ms|s|k)? )?to (?P<v>\d[\d,.]*\s?(?:%|ms|s|kb|mb|gb|k)?)",
+        plans=True,
+    ),
+    _p(
+        Slot.QUANTITY,
+        r"\b(?:has|have|had|is at|at|to|now|down to|up to|collected|read|about|with|reached"
+        r"|around|of) (?P<v>\d[\d,.]*\s?(?:%|ms|s|kb|mb|gb|k)?) (?P<q>[a-z]+)\b",
+        plans=True,
+    ),
+    # a share reached with nothing counted after it ("has currently reached 65% so far"): tried
+    # after the form above, which reads "reached 65% coverage" as coverage
+    _p(
+        Slot.QUANTITY,
+        r"\b(?:reached|hit|achieved|attained|is at|now at) (?P<v>\d[\d,.]*\s?%)",
+        qualifier="percent",
+        plans=True,
+    ),
+    # "the budget for the trip is now $3,000", "her trip budget went up to $2,500"
+    _p(
+        Slot.BUDGET,
+        rf"\bbudget for (?:the |a |an |her |his |their |my )?(?P<q>[\w ]+?) "
+        rf"(?:(?:{_CHANGE_WORDS}) ){{1,4}}{_MONEY}",
+        plans=True,
+    ),
+    _p(
+        Slot.BUDGET,
+        rf"\b(?-i:(?P<q>[a-z]+)) budget (?:(?:{_CHANGE_WORDS}) ){{1,4}}{_MONEY}",
+        plans=True,
+    ),
+    # what one earns: "now earns $90k", "is paid £40,000 a year"
+    _p(
+        Slot.BUDGET,
+        rf"\b(?:earns|makes|is paid|gets paid|takes home) (?:about |around |now )?{_MONEY}",
+        qualifier="salary",
+        plans=True,
+    ),
+    # a recurring cost or an income said with its amount, in either order and through any verb
+    # of change: "the rent is £1,100", "the landlord put the rent up to £1,250", "pays $900 a
+    # month in rent", "her salary went up to $85k"
+    _p(
+        Slot.BUDGET,
+        rf"(?:{POSS} |\b)(?:monthly |weekly |annual |yearly |new )?(?P<q>{_COSTS})"
+        rf"(?: payments?| bill)?,? (?:(?:{_CHANGE_WORDS}) ){{0,4}}{_MONEY}",
+        plans=True,
+    ),
+    _p(
+        Slot.BUDGET,
+        rf"\bpays? (?:about |around |just |only )?{_MONEY}(?: a| per| each) (?:month|week|year)"
+        rf" (?:in|for) (?P<q>{_COSTS})\b",
+        plans=True,
+    ),
+)

@@ -1,0 +1,240 @@
+"""The local claim engine: what a memory asserts, as (subject, slot, value, polarity).
+
+``extract_claim(content, speaker=..., names=...)`` reads a memory's third-person text with the
+lexicon of :mod:`kgmem.ingest.claims.patterns` and returns a :class:`~kgmem.records.Claim` or None
+(no slot the vocabulary knows, a hypothetical, a value that does not parse: the memory is then
+stored as a plain memory). The **subject** is the name the wording gives it ("Maya's favourite
+colour is"), else the nearest name before the verb in the same clause ("Maya's brother Leo moved"
+→ Leo; "Maya's sister lives in Boston" → "maya's sister", another subject than Maya), else the
+speaker; who only reports it ("Lucía's GI said ...") is not the subject. The **value** is cut,
+normalised and folded by :mod:`kgmem.ingest.claims.value_text`, also when it is said before its
+slot ("Queen is Ravi's favourite band"). A hedge ("might", "if") keeps a wording from being a
+claim unless a clause of fact stands between them ("could you suggest recipes now that Maya is
+vegan"). Whether two values name the same thing is :mod:`kgmem.ingest.claims.sameness`. Pure, no
+model.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kgmem.core.synthesis import STOPWORDS, stem
+from kgmem.core.text import normalize_name
+from kgmem.ingest.claims.lexicon import (
+    ADDITIVE_RE,
+    HYPOTHETICAL_RE,
+    KIN_RE,
+    KIND_WORDS,
+    ClaimPattern,
+)
+from kgmem.ingest.claims.patterns import PATTERNS
+from kgmem.ingest.claims.value_text import (
+    BOUNDARY,
+    NAME_RE,
+    NOT_NAMES,
+    VALUE_DROP,
+    antecedent,
+    canonical,
+    trim_value,
+    value_before,
+)
+from kgmem.records import Claim
+from kgmem.taxonomy.slots import Polarity, Slot, slot_key
+
+# Confidence of a claim read by the local engine: a wording that names the slot outright
+# ("favourite colour is", "moved to") is surer than one inferred from a bare verb.
+SURE = 0.8
+LOOSE = 0.6
+_LOOSE_SLOTS = frozenset({Slot.QUANTITY, Slot.HOBBY, Slot.PREFERENCE, Slot.POSSESSION})
+
+_CLAUSE_RE = re.compile(r"[,;:.!?]|\b(?:and|but|because|while|whereas)\b")
+_REPORTS_RE = re.compile(
+    r"\s+(?:said|says|told|tells|thinks|thought|confirmed|mentioned|reckons|explained)\b",
+    re.IGNORECASE,
+)
+# a clause of fact after a hedge: "would love recipes now that she is vegan"
+_FACTUAL_RE = re.compile(
+    r"\b(?:now that|since|because|given that|seeing that|ever since|considering that)\b",
+    re.IGNORECASE,
+)
+# one can hold two of these at once, and says so: "also", "a side job", "a weekend job" ("another
+# job" is most often the next one, not a second)
+_SECOND_OK = frozenset({Slot.EMPLOYER, Slot.JOB_TITLE, Slot.RESIDENCE})
+_ALSO_RE = re.compile(
+    r"\b(?:also|as well|additional|extra|second (?:job|home|place)|side (?:job|gig)"
+    r"|weekend job|part-time job|holiday home)\b",
+    re.IGNORECASE,
+)
+_NAMED_PLACES = frozenset({Slot.RESIDENCE, Slot.EMPLOYER})
+_SAID_WHEN = re.compile(r"\b(?:these days|lately|at the moment|right now|nowadays|by far)\b")
+_SOMEONE = frozenset({"someone", "somebody", "someone new", "a guy", "a girl", "new guy"})
+
+
+def extract_claim(
+    content: str, *, speaker: str | None = None, names: frozenset[str] = frozenset()
+) -> Claim | None:
+    """The claim ``content`` makes (see module doc), or None."""
+    # The earliest match wins (the main clause: "switched to almond milk, oat milk stopped
+    # agreeing with her" is about milk, not a hobby), then the table's order.
+    best: tuple[int, int, Claim] | None = None
+    for order, pattern in enumerate(PATTERNS):
+        for match in pattern.regex.finditer(content):
+            if best is not None and match.start() >= best[0]:
+                break
+            claim = _claim(content, match, pattern, speaker, names)
+            if claim is not None:
+                best = (match.start(), order, claim)
+                break
+    return best[2] if best else None
+
+
+def _claim(
+    content: str,
+    match: re.Match[str],
+    pattern: ClaimPattern,
+    speaker: str | None,
+    names: frozenset[str],
+) -> Claim | None:
+    clause = _clause_before(content, match.start())
+    if not pattern.hypothetical_ok and _hedged(clause, match.group(0)):
+        return None  # "might move to Denver", "thinking about going vegan": nothing holds yet
+    groups = match.groupdict()
+    raw = groups.get("v") or groups.get("v2") or ""
+    if pattern.value_before:
+        raw = value_before(clause) or antecedent(content, match.start() - len(clause), clause)
+        if pattern.slot in _NAMED_PLACES and not raw[:1].isupper():
+            return None  # "The house is Ana's home": a home or a work place said first is named
+    value = trim_value(raw)
+    ended = pattern.polarity is Polarity.ENDED
+    if not value and not (ended and pattern.slot in (Slot.PARTNER, Slot.RELATIONSHIP_STATUS)):
+        return None
+    qualifier = _qualifier(pattern, match, value)
+    if qualifier is None:
+        return None
+    if ADDITIVE_RE.search(match.group(0)) and not ended and pattern.slot is Slot.POSSESSION:
+        return None  # "another car": an addition, not a replacement
+    if pattern.slot in _SECOND_OK and not ended and _ALSO_RE.search(clause + match.group(0)):
+        return None  # "also started a weekend job at a bookshop": a second job, not a new one
+    subject = _subject(content, match, clause, speaker, names)
+    if not subject:
+        return None
+    slot = pattern.slot
+    if slot is Slot.PARTNER and not ended and value in _SOMEONE:
+        # "started seeing someone": a status, not a partner named "someone"
+        slot, value = Slot.RELATIONSHIP_STATUS, "someone"
+    if ended and slot is Slot.PARTNER and not _is_name(raw):
+        value = ""
+    if ended and slot is Slot.POSSESSION and all(w in KIND_WORDS for w in value.split()[-1:]):
+        value = qualifier  # "gave their PS5 away": whichever console was held
+    key = slot_key(slot, qualifier)
+    value = pattern.value or canonical(key, value)
+    return Claim(
+        subject=subject,
+        slot=key,
+        value=value,
+        polarity=pattern.polarity.value,
+        confidence=LOOSE if slot in _LOOSE_SLOTS else SURE,
+    )
+
+
+def _hedged(clause: str, matched: str) -> bool:
+    """A hedge governs the match ("might move to Denver"), unless a clause of fact stands between
+    them ("could you suggest recipes now that Maya is vegan": the request is hedged, not the
+    diet)."""
+    if HYPOTHETICAL_RE.search(matched):
+        return True
+    hedges = list(HYPOTHETICAL_RE.finditer(clause))
+    if not hedges:
+        return False
+    return not _FACTUAL_RE.search(clause, hedges[-1].end())
+
+
+def _qualifier(pattern: ClaimPattern, match: re.Match[str], value: str) -> str | None:
+    """The qualifier of a qualified slot (None when it cannot be read), "" otherwise."""
+    slot = pattern.slot
+    if slot not in (Slot.FAVOURITE, Slot.PREFERENCE, Slot.POSSESSION, Slot.GOAL, Slot.DEADLINE,
+                    Slot.BUDGET, Slot.QUANTITY):  # fmt: skip
+        return ""
+    if pattern.qualifier:
+        return pattern.qualifier
+    given = (match.groupdict().get("q") or "").strip().lower()
+    if slot is Slot.FAVOURITE:  # "favourite book now is": "now" is not the kind
+        given = _SAID_WHEN.sub("", given).strip()
+        if not given and pattern.value_before:
+            return None
+        if pattern.value_before and given.split()[:1] and given.split()[0] in BOUNDARY:
+            return None  # "Pavel's favourite after the trip": no kind said
+        return _head(" ".join(w for w in given.split() if w not in BOUNDARY)) or None
+    if slot is Slot.POSSESSION:
+        if given in KIND_WORDS:  # "Maya's new car is a Polestar": the kind is said
+            return KIND_WORDS[given]
+        kinds = [KIND_WORDS[w] for w in value.split() if w in KIND_WORDS]
+        return kinds[-1] if kinds else (_head(value) or None)
+    if slot is Slot.PREFERENCE:
+        # "almond milk" and "oat milk" are both milk; a one-word value is its own kind
+        return _head(value) or None
+    if slot in (Slot.BUDGET, Slot.DEADLINE):
+        # "books" and "book purchases" are one budget: the first content word names it
+        first = [w for w in trim_value(given).split() if w not in STOPWORDS]
+        return stem(first[0]) if first else "general"
+    if slot is Slot.QUANTITY:
+        head = _head(given)  # "retire at 55 instead": "instead" counts nothing
+        ok = head and head not in STOPWORDS and head not in BOUNDARY and len(head) > 2
+        return head if ok else None
+    return "general"  # a goal: one current goal unless the wording says for what
+
+
+def _head(text: str) -> str:
+    words = [w for w in text.split() if w not in VALUE_DROP]
+    return stem(words[-1]) if words else ""
+
+
+def _clause_before(content: str, at: int) -> str:
+    """The text of the clause the match sits in, up to the match."""
+    before = content[:at]
+    cut = max((m.end() for m in _CLAUSE_RE.finditer(before)), default=0)
+    return before[cut:]
+
+
+def subject_before(
+    content: str, at: int, *, speaker: str | None, names: frozenset[str] = frozenset()
+) -> str:
+    """Whom the clause around character ``at`` is about (see module doc), or "" for no one."""
+    return _clause_subject(_clause_before(content, at), speaker, names)
+
+
+def _subject(
+    content: str, match: re.Match[str], clause: str, speaker: str | None, names: frozenset[str]
+) -> str:
+    given = match.groupdict().get("s")
+    if given:
+        return normalize_name(given)
+    return _clause_subject(clause, speaker, names)
+
+
+def _clause_subject(clause: str, speaker: str | None, names: frozenset[str]) -> str:
+    found = list(NAME_RE.finditer(clause))
+    for m in reversed(found):
+        name = m.group(0)
+        if name.split()[0].lower() in NOT_NAMES:
+            name = " ".join(name.split()[1:])
+        if not name:
+            continue
+        after = clause[m.end() :]
+        rel = re.match(r"['’]s\s+(\w+)(?:\s+(" + NAME_RE.pattern + r"))?", after)
+        if rel and KIN_RE.match(rel.group(1)):
+            if rel.group(2):  # "Maya's brother Leo"
+                return normalize_name(rel.group(2))
+            return f"{normalize_name(name)}'s {rel.group(1).lower()}"  # "maya's sister"
+        if rel:
+            continue  # "Maya's coffee ...": the possessor is not the subject of this verb
+        if _REPORTS_RE.match(after):
+            continue  # "Lucía's GI said ...": who reports it is not whom it is about
+        return normalize_name(name)
+    if re.search(r"\b(?:he|she|they|it)\b", clause, re.IGNORECASE) and not names:
+        return ""  # an unresolved pronoun names no one we know
+    return normalize_name(speaker) if speaker else ""
+
+
+def _is_name(raw: str) -> bool:
+    return bool(NAME_RE.match(raw.strip()))

@@ -1,0 +1,267 @@
+"""The local claim engine's patterns: which wording asserts which slot, and which ends one.
+
+Each :class:`~kgmem.ingest.claims.lexicon.ClaimPattern` is a slot, a polarity and a regular
+expression over a memory's third-person text with a named group ``v`` (the value) and optionally
+``q`` (the qualifier of a qualified slot) and ``s`` (the subject, when the wording names it:
+"Maya's favourite colour is"). ``PATTERNS`` is the transitions
+(:mod:`kgmem.ingest.claims.transitions`), the values here, habits and pastimes
+(:mod:`kgmem.ingest.claims.habits`), then the amounts and plans
+(:mod:`kgmem.ingest.claims.amounts`), tried in order: the specific
+forms ("moved out of", "no longer works at") come before the general ones ("moved", "works at").
+Words people use for the same thing are folded by the lexicon (``KIND_WORDS``) and the value
+trimming in ``claims``. Pure data; the matching lives in :mod:`kgmem.ingest.claims.engine`.
+"""
+
+from __future__ import annotations
+
+from kgmem.ingest.claims.amounts import AMOUNTS
+from kgmem.ingest.claims.habits import HABITS
+from kgmem.ingest.claims.lexicon import (
+    DET,
+    DIETS,
+    DRINKS,
+    KIND_PHRASE,
+    KIND_WORDS,
+    LANGUAGES,
+    NAME,
+    PET,
+    POSS,
+    ClaimPattern,
+    V,
+)
+from kgmem.ingest.claims.lexicon import pattern as _p
+from kgmem.ingest.claims.transitions import TRANSITIONS
+from kgmem.ingest.claims.work import WORK
+from kgmem.taxonomy.slots import Slot
+
+_FAV = r"(?:new |current |all-time |absolute |top )?(?:favou?rite|fave|go-to|comfort)"
+_KINDS = "|".join(KIND_WORDS)
+_IS_NOW = r"(?:\bis|\bhas been|['’]s been|\bhas become) (?:now |still )?"
+_FOOD_DIETS = (("meat", "vegetarian"), ("dairy", "dairy-free"), ("gluten", "gluten-free"))
+_MEAT = r"meat|chicken|beef|pork|steak|burgers|fish"
+_MODES = r"train|bus|tube|subway|metro|tram|ferry|bike|car|scooter|foot"
+# not a field: "a high school student", "a PhD student", "an exchange student"
+_AGE_HOLDER = rf"(?:\b{NAME}|\b(?:he|she|they|i))"
+_BARE_NUMBER = r"\b(?![-./:,]?\d)(?!\s*(?:%|minutes|hours|days|weeks|percent))"
+
+VALUES: tuple[ClaimPattern, ...] = (
+    _p(Slot.FAVOURITE, rf"{POSS} {_FAV} (?P<q>[\w ]+?) (?:is|are|has become|became) (?:now )?{V}"),
+    _p(Slot.FAVOURITE, rf"\b{_FAV} (?P<q>[\w ]+?) (?:is|are|has become|became) (?:now )?{V}"),
+    # the value first: "Queen is still Ravi's favourite band", "sushi has become Maya's go-to
+    # lunch", "The Office is Leila's comfort show"
+    _p(
+        Slot.FAVOURITE,
+        rf"(?:\bis|\bare|['’]s|\bhas become|\bhave become|\bbecame|\b(?:has )?replaced [\w ]+? as)"
+        rf" (?:now |still |officially "
+        rf"|definitely |really |easily )?{POSS} {_FAV}(?: (?P<q>[a-z][\w-]*(?: [a-z][\w-]*)?))?",
+        before=True,
+    ),
+    # an appositive: "Queen, Ravi's favourite band, ..."
+    _p(
+        Slot.FAVOURITE,
+        rf"(?P<v>{NAME}),? {POSS} (?:new |all-time |current )?favou?rite "
+        rf"(?P<q>[a-z]+(?: [a-z]+)?)[,)]",
+    ),
+    # a team one supports is one's favourite team
+    _p(
+        Slot.FAVOURITE,
+        rf"\b(?:supports|roots for|cheers for|is (?:now )?an? (?:\w+ )?(?P<v2>{NAME}) supporter)"
+        rf"(?: (?:the )?(?P<v>{NAME})\b(?!['’]))?",
+        qualifier="team",
+    ),
+    _p(
+        Slot.BIRTHDAY,
+        rf"\bbirthday (?:is|falls) (?:actually |really |now )?(?:on |in )?"
+        rf"(?!(?:actually|really)\b){V}",
+    ),
+    _p(Slot.BIRTHDAY, rf"\bwas born on {V}"),
+    _p(
+        Slot.NICKNAME,
+        rf"\b(?:goes by|go by|going by|prefers to be called|likes to be called"
+        rf"|nickname is) {V}",
+    ),
+    _p(Slot.NAME, rf"\b(?:changed (?:her|his|their) name to|legal name is|new name is) {V}"),
+    # an age right after the person it is of ("Maya is 29", "she just turned 30"): "Alice's phone
+    # number is 555-1234" or "the score is 120" is a thing's number, and "her son is 7 now" is
+    # the son's age, which this subject-less reading would give to the speaker
+    _p(Slot.AGE, _AGE_HOLDER + r" (?:is|turned|just turned) (?P<v>\d{1,3}) (?:years old|now|this)"),
+    _p(Slot.AGE, _AGE_HOLDER + r" (?:is|turned|just turned) (?P<v>\d{1,3})" + _BARE_NUMBER),
+    # a dwelling somewhere: the place, not the flat ("moved into a flat in Leeds")
+    _p(
+        Slot.RESIDENCE,
+        rf"\b(?:moved|relocated|moving|moves) (?:back )?(?:in)?to {DET}(?:[\w-]+ ){{0,2}}?"
+        rf"(?:flat|apartment|house|place|condo|studio|home|loft|cottage|bungalow|townhouse)"
+        rf" (?:in|on|near) {V}",
+    ),
+    _p(Slot.RESIDENCE, rf"\b(?:moved|relocated|moving|moves) (?:back )?(?:to|into) {DET}{V}"),
+    _p(
+        Slot.RESIDENCE,
+        rf"\b(?:lives|living|live|resides|based|settled) (?:now )?(?:with [\w'’ ]{{1,30}}? )?"
+        rf"in {V}",
+    ),
+    _p(Slot.RESIDENCE, rf"\bmoved (?:back )?home to {V}"),
+    _p(
+        Slot.RESIDENCE,
+        rf"\bis where (?P<s>{NAME}) (?:now )?(?:lives|is living|is based)\b",
+        before=True,
+    ),
+    _p(Slot.RESIDENCE, rf"\b(?:new )?(?:apartment|place|house|home|flat|address) (?:is )?in {V}"),
+    _p(Slot.RESIDENCE, rf"\b(?:is|am|are) (?:now )?(?:a )?(?P<v>{NAME}) resident\b"),
+    _p(Slot.RESIDENCE, rf"\bcalls? (?P<v>{NAME}) home\b"),
+    # the place first: "Berlin has been home for Priya for years", "Lisbon is Ana's home now"
+    _p(Slot.RESIDENCE, rf"{_IS_NOW}{POSS} (?:new )?home\b", before=True),
+    _p(Slot.RESIDENCE, rf"{_IS_NOW}home for (?P<s>{NAME})\b", before=True),
+    *WORK,
+    # engaged or married to someone is a status first: "engaged to Marco" then "got married" is
+    # the change; the partner's name stays in the memory's text
+    _p(
+        Slot.RELATIONSHIP_STATUS,
+        rf"\b(?:is |are |got |just got )?(?P<v>married|engaged) to (?={NAME})",
+    ),
+    _p(
+        Slot.PARTNER,
+        rf"\b(?:is |got )?(?:dating|seeing|in a relationship with) {V}",
+    ),
+    _p(
+        Slot.PARTNER,
+        rf"\b(?:boyfriend|girlfriend|partner|husband|wife|fiancée?),? (?:is )?(?P<v>{NAME})",
+    ),
+    _p(
+        Slot.RELATIONSHIP_STATUS,
+        r"\b(?:is|are) (?:now |officially )?(?P<v>single|married|engaged|divorced|widowed)\b",
+    ),
+    _p(Slot.PARTNER, rf"\b(?:just )?married (?P<v>{NAME})\b"),
+    _p(Slot.RELATIONSHIP_STATUS, r"\b(?:just )?got (?P<v>married|engaged|divorced)\b"),
+    # a partner said without a name: "is in a relationship", "has a girlfriend now"
+    _p(
+        Slot.RELATIONSHIP_STATUS,
+        r"\b(?:is|am|are) (?:now )?in a (?:new |serious |happy |long-distance )?"
+        r"(?P<v>relationship)\b(?! with)",
+    ),
+    _p(
+        Slot.RELATIONSHIP_STATUS,
+        r"\b(?:has|have|got) (?:a |an )?(?:new )?(?P<v>girlfriend|boyfriend|partner)"
+        r"(?! (?:named|called|who)\b)(?=\s*(?:now|[,.!;]|$))",
+    ),
+    _p(
+        Slot.PET,
+        rf"\b(?:has|adopted|got|rescued|bought|have) {DET}(?:\w+ )?(?P<q>{PET}) "
+        rf"(?:named|called) (?P<v>{NAME})",
+    ),
+    # "Emeka's dog is called Pickles", "Olive, Felix's cat, knocked a glass over"
+    _p(Slot.PET, rf"{POSS} (?:\w+ )?(?P<q>{PET}) is (?:called|named) (?P<v>{NAME})\b"),
+    _p(Slot.PET, rf"(?P<v>{NAME}), {POSS} (?:\w+ )?(?P<q>{PET})\b"),
+    # "Maya's dog Biscuit loves the beach": the wording presupposes the pet
+    _p(
+        Slot.PET,
+        rf"{POSS} (?:\w+ )?(?P<q>{PET}),? (?P<v>{NAME})\b(?!,? (?:has )?(?:passed away|died|was put"
+        rf" down|was rehomed|ran away))",
+    ),
+    _p(
+        Slot.DIET,
+        rf"\b(?:is|went|became|going|gone|eats|eating|has been|['’]s been|have been) (?:now |fully "
+        rf"|strictly )?(?:a |an )?"
+        rf"(?P<v>{DIETS})\b",
+    ),
+    _p(Slot.DIET, rf"\bfollows? (?:a |an )?(?P<v>{DIETS}|\w+) diet"),
+    _p(Slot.DIET, rf"\b(?:is |went )?on (?:a |an )?(?:strict )?(?P<v>{DIETS}) diet"),
+    _p(Slot.DIET, rf"\b(?:does|doing|started) (?:a |an )?(?:strict )?(?P<v>{DIETS})\b"),
+    # no diet: "eats pretty much everything", "has no dietary restrictions"
+    _p(
+        Slot.DIET,
+        r"\b(?:eats (?:pretty much |basically |just about )?(?P<v>everything|anything)"
+        r"|(?:has )?no dietary (?P<v2>restrictions))\b",
+        value="omnivore",
+    ),
+    # eating meat again is no longer vegetarian ("eats meat again", "is back to eating meat")
+    _p(Slot.DIET, rf"\b(?:eats|eating|started eating) (?:some )?(?P<v>{_MEAT})(?: \w+)? again\b"),
+    _p(Slot.DIET, rf"\bback (?:on|to eating|to) (?:regular |normal )?(?P<v>{_MEAT})\b"),
+    _p(Slot.ALLERGY, rf"\b(?:is |was |became )?allergic to {V}"),
+    # "has a lactose intolerance", "has a bad peanut allergy", "is lactose intolerant"
+    _p(
+        Slot.ALLERGY,
+        r"\b(?:has|have) (?:a |an )?(?:severe |mild |bad |serious )?(?P<v>[\w-]+ (?:intolerance"
+        r"|allergy))\b",
+    ),
+    _p(Slot.ALLERGY, r"\b(?:is|am|are) (?P<v>[\w-]+) intolerant\b"),
+    _p(
+        Slot.HEALTH,
+        r"\b(?:diagnosed with|has been diagnosed with|suffers from|has) "
+        r"(?P<v>asthma|diabetes|migraines|arthritis|celiac disease|anxiety|depression"
+        r"|high blood pressure|adhd|eczema|insomnia)",
+    ),
+    _p(Slot.HEALTH, rf"\b(?:diagnosed with|has been diagnosed with|suffers from) {V}"),
+    _p(
+        Slot.LANGUAGE,
+        rf"\b(?:speaks|learning|learns|studying|fluent in|practising|practicing) (?:fluent |some "
+        rf"|a bit of |basic |good "
+        rf"|decent |conversational )?(?P<v>{LANGUAGES})\b",
+    ),
+    # the way to work: "bikes to work", "takes the train to the office", "commutes by bus"
+    _p(
+        Slot.PREFERENCE,
+        r"\b(?P<v>bikes|cycles|walks|drives|runs|scooters) "
+        r"(?:in )?to (?:work|the office|school|campus|uni)\b",
+        qualifier="commute",
+    ),
+    _p(
+        Slot.PREFERENCE,
+        rf"\b(?:takes|taking|rides|riding|gets|getting) (?:the |a |an )?(?P<v>{_MODES}) "
+        rf"(?:in )?to (?:work|the office|school|campus|uni)\b",
+        qualifier="commute",
+    ),
+    _p(
+        Slot.PREFERENCE,
+        rf"\b(?:commutes?|commuting|gets to work|goes to work) (?:by|on) (?:the |a |an )?"
+        rf"(?P<v>{_MODES})\b",
+        qualifier="commute",
+    ),
+    _p(Slot.POSSESSION, rf"\bdrives {DET}(?!to\b){V}", qualifier="car"),
+    # "has become an iPhone person", "is a Mac user"
+    _p(
+        Slot.POSSESSION,
+        rf"\b(?:is|am|are|became|has become|have become) (?:now |more of |really )?(?:a |an )?"
+        rf"(?!(?:{DRINKS}) ){KIND_PHRASE} (?:person|user|fan)\b",
+    ),
+    # the thing named by its kind: "Maya's new car is a Tesla", "her phone is an old Pixel"
+    _p(
+        Slot.POSSESSION,
+        rf"(?:{POSS}|\b(?:her|his|their|my|our)) (?:new |current )?(?P<q>{_KINDS}) (?:is|is now)"
+        rf" (?!(?:in|on|at|near|by|so|too|very|really|broken|dead)\b)(?:a |an |the )?{V}",
+    ),
+    # a drink taken: "always takes tea", "has become a flat white person", "switched to decaf"
+    _p(
+        Slot.PREFERENCE,
+        rf"\b(?:takes|drinks|orders|prefers|switched to|changed to|sticks to|only has) (?:a |an "
+        rf"|her |his |their )?(?:(?:about|around|up to|\w+) ){{0,2}}?(?P<v>{DRINKS})s?\b",
+        qualifier="drink",
+    ),
+    _p(
+        Slot.PREFERENCE,
+        rf"\b(?:is|am|are|became|has become|have become) (?:now |more of |really |a real |a big )?"
+        rf"(?:a |an )?(?P<v>{DRINKS}) (?:person|drinker|fan)\b",
+        qualifier="drink",
+    ),
+    _p(
+        Slot.LANGUAGE,
+        rf"\b(?:taking|takes|has|started|doing) (?:weekly |evening |private |online )?"
+        rf"(?P<v>{LANGUAGES}) (?:lessons|classes|courses?)\b",
+    ),
+    # a language the lessons moved to: "switched their tutor sessions to Cantonese"
+    _p(
+        Slot.LANGUAGE,
+        rf"\b(?:switched|changed|moved) (?:[\w-]+ ){{0,3}}?(?:to|over to) (?P<v>{LANGUAGES})\b",
+    ),
+    _p(
+        Slot.POSSESSION,
+        rf"\b(?:has got|have got|bought|got|owns|has|purchased|upgraded to|switched to|rides"
+        rf"|is riding) {DET}"
+        rf"{KIND_PHRASE}",
+    ),
+    _p(
+        Slot.PREFERENCE,
+        rf"\b(?:prefers|switched (?:from [\w -]+? )?to|now drinks|now uses|changed to) {DET}{V}",
+    ),
+)
+
+PATTERNS: tuple[ClaimPattern, ...] = TRANSITIONS + VALUES + HABITS + AMOUNTS

@@ -1,0 +1,201 @@
+"""Claim patterns of transitions: wordings that say a value no longer holds.
+
+Quit, left, sold, broke up, passed away, moved out, no longer, not … anymore, stopped, gave up:
+each :class:`~kgmem.ingest.claims.lexicon.ClaimPattern` here carries polarity ``ended`` and closes
+a value even when no new one is said. They are tried before the patterns of values
+(:mod:`kgmem.ingest.claims.patterns`), so "no longer works at" is not read as "works at". Pure
+data, no I/O.
+"""
+
+from __future__ import annotations
+
+from kgmem.ingest.claims.lexicon import (
+    DET,
+    DIETS,
+    HOBBIES,
+    KIND_PHRASE,
+    LANGUAGES,
+    NAME,
+    NOT_ANYMORE,
+    PET,
+    POSS,
+    ClaimPattern,
+    V,
+)
+from kgmem.ingest.claims.lexicon import pattern as _p
+from kgmem.taxonomy.slots import Slot
+
+_FOODS = r"bread|pasta|wheat|gluten|dairy|cheese|milk|lactose"
+TRANSITIONS: tuple[ClaimPattern, ...] = (
+    _p(Slot.RESIDENCE, rf"\bmoved (?:out of|away from) {DET}{V}", ended=True),
+    _p(
+        Slot.EMPLOYER,
+        rf"\b(?:left|quit|resigned from|was laid off from|was fired from"
+        rf"|got laid off from|stopped working (?:at|for)) "
+        rf"(?:(?:her|his|their|a|the) job (?:at|with) )?"
+        rf"(?!(?:{LANGUAGES})\b)(?P<v>{NAME})",  # "quit Spanish" is a language
+        ended=True,
+    ),
+    _p(Slot.EMPLOYER, r"\b(?:left|quit) (?:her|his|their|the) (?P<v>job)\b", ended=True),
+    _p(
+        Slot.EMPLOYER,
+        rf"\b{NOT_ANYMORE} (?:\w+ )?(?:work|works|working) (?:at|for) {V}",
+        ended=True,
+    ),
+    _p(
+        Slot.PARTNER,
+        rf"\b(?:broke up with|split (?:up )?with|divorced|separated from|"
+        rf"dumped|left (?:her|his|their) (?:husband|wife|partner|boyfriend|girlfriend),?) {V}",
+        ended=True,
+    ),
+    _p(Slot.PARTNER, r"\b(?P<v>broke up|split up|got divorced|are separated)\b", ended=True),
+    _p(
+        Slot.PARTNER,
+        rf"\b(?P<v>called it quits|went (?:their|our) separate ways|(?:are|is) no longer together"
+        rf"|(?:are|is) not together anymore|ended things)(?: with (?P<v2>{NAME}))?",
+        ended=True,
+    ),
+    # an ex is a partner no longer: "Maya's ex-boyfriend Tom", "her ex, Sam"
+    _p(
+        Slot.PARTNER,
+        rf"\bex(?:[- ](?:boyfriend|girlfriend|partner|husband|wife|fiancée?))?,? (?P<v>{NAME})\b",
+        ended=True,
+    ),
+    _p(
+        Slot.PET,
+        rf"\b(?:{PET}),? (?P<v>{NAME}),? (?:has )?(?:passed away|died|was put down"
+        r"|was rehomed|ran away)",
+        ended=True,
+    ),
+    _p(
+        Slot.PET,
+        rf"\b(?P<v>{NAME}) (?:has )?(?:passed away|died|was put down|was rehomed|ran away)",
+        ended=True,
+    ),
+    _p(Slot.PET, rf"\b(?:lost|rehomed|gave away) {DET}(?:{PET}),? (?P<v>{NAME})", ended=True),
+    _p(
+        Slot.PET,
+        rf"\b(?:lost|rehomed|put down|had to put down|said goodbye to) (?:her |his |their |the )"
+        rf"(?:old |beloved |sweet )?(?P<v>{PET})\b",
+        ended=True,
+    ),
+    # "rehomed the budgies", "gave Sheldon to the reptile rescue": a pet or a named thing handed on
+    _p(Slot.PET, rf"\b(?:rehomed|gave away) {DET}(?P<v>(?:\w+ )?(?:{PET})s?)\b", ended=True),
+    _p(Slot.PET, rf"\bgave (?P<v>{NAME}) (?:away|to)\b", ended=True),
+    _p(
+        Slot.POSSESSION,
+        rf"\b(?:sold|got rid of|gave away|traded in|totaled|totalled|returned|donated|scrapped"
+        rf"|wrote off) {DET}{V}",
+        ended=True,
+    ),
+    # a thing handed on or lost: "gave their PS5 to a nephew", "had her bike stolen", "Maya's
+    # old Civic finally died"
+    _p(
+        Slot.POSSESSION,
+        rf"(?:{POSS}|\b(?:her|his|their|my|our)) (?:old )?{KIND_PHRASE} (?:finally |just )?(?:died"
+        rf"|broke down for good|was stolen|got stolen|was written off|was totall?ed|got totall?ed)",
+        ended=True,
+    ),
+    _p(Slot.POSSESSION, rf"\bgave {DET}{KIND_PHRASE} (?:to|away)\b", ended=True),
+    _p(Slot.POSSESSION, rf"\b(?:had|got) {DET}{KIND_PHRASE} stolen\b", ended=True),
+    _p(Slot.DIET, rf"\b{NOT_ANYMORE} (?:a )?(?P<v>{DIETS})\b", ended=True),
+    # eating a thing again ends the diet without it: "back on bread" ends "gluten-free"
+    _p(
+        Slot.DIET,
+        rf"\b(?:back (?:on|to eating|to)|(?:eats|eating|started eating) (?=[\w ]*\bagain\b))"
+        rf" (?:regular |normal |some )?(?P<v>{_FOODS})\b",
+        ended=True,
+    ),
+    _p(
+        Slot.DIET,
+        rf"\b(?:stopped being|quit being|gave up being) (?:a )?(?P<v>{DIETS})",
+        ended=True,
+    ),
+    _p(
+        Slot.ALLERGY,
+        rf"\b{NOT_ANYMORE} (?:to be |be |been )?(?:actually )?allergic to {V}",
+        ended=True,
+    ),
+    # a condition gone: "Maya's asthma has cleared up", "her migraines went away"
+    _p(
+        Slot.HEALTH,
+        rf"(?:{POSS}|\b(?:her|his|their|my)) (?P<v>[\w-]+(?: [\w-]+)?) (?:is gone|has gone|went"
+        rf" away|has gone away|cleared up|has cleared up|is cured|is in remission|is under control"
+        rf" now)",
+        ended=True,
+    ),
+    _p(Slot.ALLERGY, rf"\b(?:allergy|intolerance) to {V} (?:was|has been) ruled out", ended=True),
+    _p(Slot.ALLERGY, rf"\bruled out {DET}(?:\w+ )?(?:allergy|intolerance) to {V}", ended=True),
+    # a diagnosis taken back: "the lactose thing was misdiagnosed", "doesn't have asthma after all"
+    _p(
+        Slot.HEALTH,
+        r"\b(?:the )?(?P<v>[\w-]+)(?: thing| allergy| intolerance| diagnosis)? (?:was|turned out to"
+        r" be|has been) (?:a )?(?:misdiagnos(?:ed|is)|false alarm|ruled out)",
+        ended=True,
+    ),
+    _p(
+        Slot.HEALTH,
+        r"\b(?:doesn't|does not|didn't|did not) (?:actually )?have (?:a |an )?(?P<v>[\w-]+"
+        r"(?: [\w-]+)?) after all\b",
+        ended=True,
+    ),
+    _p(
+        Slot.SCHOOL,
+        rf"\b(?:dropped out of|withdrew from|was expelled from) {DET}{V}",
+        ended=True,
+    ),
+    _p(Slot.NICKNAME, rf"\b{NOT_ANYMORE} (?:goes|go|going) by {V}", ended=True),
+    _p(Slot.NICKNAME, rf"\b(?:stopped|quit) (?:going by|using the nickname) {V}", ended=True),
+    _p(
+        Slot.HABIT,
+        r"\b(?:quit|quitting|stopped|gave up|given up|giving up|kicked|cut out|ditched|dropped)"
+        r" (?:the |her |his |their )?(?P<v>smoking|vaping|drinking(?: \w+)?"
+        r"|caffeine|coffee|alcohol|sugar|biting \w+ nails|cigarettes)",
+        ended=True,
+    ),
+    _p(
+        Slot.HABIT,
+        rf"\b{NOT_ANYMORE} (?P<v>smokes?|smoking|vapes?|vaping|drinks?(?: \w+)?)\b",
+        ended=True,
+    ),
+    # "hasn't smoked in months", "is off caffeine", "is sober now"
+    _p(
+        Slot.HABIT,
+        r"\b(?:hasn't|has not|haven't|have not) (?P<v>smoked|vaped|had a (?:cigarette|drink)|drunk"
+        r"|touched (?:alcohol|a drop))\b",
+        ended=True,
+    ),
+    _p(
+        Slot.HABIT,
+        r"\b(?:is|am|are|has been|have been|['’]s been) (?:now |completely )?(?:off (?:the )?"
+        r"(?P<v>coffee|caffeine|alcohol|booze|sugar|cigarettes|smokes)|(?P<v2>sober|teetotal))\b",
+        ended=True,
+    ),
+    _p(
+        Slot.LANGUAGE,
+        rf"\b(?:gave up (?:on )?|stopped |quit |dropped )(?:learning |her |his |their |the )?"
+        rf"(?P<v>{LANGUAGES})\b",
+        ended=True,
+    ),
+    # one thing replaced by another ends the first: "replaced gaming with reading", "swapped
+    # coffee for green tea"
+    _p(
+        Slot.HABIT,
+        r"\b(?:replaced|swapped|traded|exchanged) (?:her |his |their |the )?(?P<v>[\w-]+"
+        r"(?: [\w-]+)?) (?:with|for)\b",
+        ended=True,
+    ),
+    # a habit dropped by name: "dropped the meditation habit", "kicked the nail-biting habit"
+    _p(
+        Slot.HABIT,
+        r"\b(?:quit|stopped|gave up|given up|kicked|dropped|ditched|broke) (?:the |her |his "
+        r"|their |a )?(?P<v>[\w-]+(?: [\w-]+)?) habit\b",
+        ended=True,
+    ),
+    _p(
+        Slot.HOBBY,
+        rf"\b(?:quit|stopped|gave up|given up|dropped|ditched|retired from) (?:playing |doing "
+        rf"|going |the |her |his |their )?(?P<v>{HOBBIES})\b",
+        ended=True,
+    ),
+)

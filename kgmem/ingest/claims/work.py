@@ -1,0 +1,202 @@
+"""Claim patterns of work and study: employer, job title, school and field of study.
+
+How English says where one works and what as ("works at", "Nadia's team at Google", "is now a
+senior nurse", "They made Leila store manager", "As a sales associate, Leila ..."), and where
+and what one studies ("is at Roosevelt High", "a second-year law student", "switched courses
+to architecture"). A named school is told from an employer by the words schools are named with
+("High", "College", "University of"), so "first week at Lincoln High" is a school and "first
+week at Monzo" an employer. Spliced into :data:`kgmem.ingest.claims.patterns.PATTERNS` after
+the values of identity and home. Pure data, no I/O.
+"""
+
+from __future__ import annotations
+
+from kgmem.ingest.claims.lexicon import (
+    CAP_NAME,
+    DET,
+    FIELDS,
+    JOB_PHRASE,
+    NAME,
+    NOT_SCHOOL,
+    POSS,
+    SCHOOL_NAME,
+    ClaimPattern,
+    V,
+)
+from kgmem.ingest.claims.lexicon import pattern as _p
+from kgmem.taxonomy.slots import Slot
+
+_WORK_THING = (
+    r"(?:new |current |old )?(?:job|role|position|gig|office|desk|team|colleagues|coworkers"
+    r"|co-workers|boss|manager|first (?:day|week|month)|onboarding|contract)"
+)
+_NOT_FIELDS = (
+    r"a|an|the|high school|school|grad|graduate|phd|masters?|exchange|international|mature|college"
+    r"|university|uni|good|great|top|star|model|former|ex|new|first|final|visiting|straight"
+)
+_NAMED_WORK = rf"{NOT_SCHOOL}{CAP_NAME}"
+
+WORK: tuple[ClaimPattern, ...] = (
+    # no employer now: "retired last month", "is between jobs", "is out of work"
+    _p(
+        Slot.EMPLOYER,
+        r"(?<!\ba )(?<!\ban )\b(?:has |just |finally )?(?P<v>retired)\b(?!\s+(?:from|as|at)\b)"
+        r"(?! \w+(?:er|or|ist)\b)",  # not "a retired nurse": that one says what she was
+        ended=True,
+    ),
+    _p(
+        Slot.EMPLOYER,
+        r"\b(?:is|am|are) (?:now |currently )?(?P<v>between jobs|out of work|unemployed"
+        r"|jobless)\b",
+        ended=True,
+    ),
+    _p(Slot.EMPLOYER, rf"\bretired from (?P<v>{NAME})", ended=True),
+    # notice handed in, a last day: "handed in her notice at Google", "her last day at Google"
+    _p(
+        Slot.EMPLOYER,
+        rf"\bhanded in (?:her |his |their |my )?notice at {CAP_NAME}",
+        ended=True,
+    ),
+    _p(
+        Slot.EMPLOYER,
+        rf"(?:{POSS}|\b(?:her|his|their|my)) last (?:day|shift|week) at {_NAMED_WORK}",
+        ended=True,
+    ),
+    _p(Slot.JOB_TITLE, rf"\bpromotion to (?:the |a |an )?(?:new )?{JOB_PHRASE}"),
+    _p(Slot.EMPLOYER, r"\bhanded in (?:her |his |their |my )?(?P<v>notice)\b", ended=True),
+    _p(
+        Slot.EMPLOYER,
+        r"\b(?:is|am|are) (?:now )?(?:a )?(?P<v>freelancer|freelance|self-employed|(?:her|his"
+        r"|their) own boss)\b",
+        value="self-employed",
+    ),
+    # a job said by its name: "Maya's job is a paramedic", "her employer is now Monzo"
+    _p(
+        Slot.JOB_TITLE,
+        rf"(?:{POSS}|\b(?:her|his|their|my|our)) (?:new )?job is (?:now )?(?:a |an )?{JOB_PHRASE}",
+    ),
+    _p(
+        Slot.EMPLOYER,
+        rf"(?:{POSS}|\b(?:her|his|their|my|our)) (?:new |current )?(?:employer|workplace|company"
+        rf"|firm) is (?:now )?{CAP_NAME}",
+    ),
+    _p(
+        Slot.EMPLOYER,
+        rf"\b(?:is|am|are) (?:now )?(?:part of|on|in|with) (?:the |a )?(?:[\w-]+ ){{0,3}}?(?:team"
+        rf"|department|group|division|lab|unit) (?:at|with) {_NAMED_WORK}",
+    ),
+    # the place first: "Google is where Maya works now", "Leeds is where Maya lives"
+    _p(Slot.EMPLOYER, rf"\bis where (?P<s>{NAME}) (?:now )?(?:works|is working)\b", before=True),
+    _p(
+        Slot.JOB_TITLE,
+        rf"\b(?:was promoted to|got promoted to|promoted to|new role as|new job as"
+        rf"|works as|working as|work as|started as|hired as) {DET}{V}",
+    ),
+    # an occupation said with a copula or a role ("Maya is now a senior nurse", "became a school
+    # principal", "As a sales associate, Leila ..."), someone made one ("They made Leila store
+    # manager", "was named head chef"), or the title named ("Raj's job title is staff engineer")
+    _p(
+        Slot.JOB_TITLE,
+        rf"(?:\b(?:is|am|are|became|has become|have become|has been|have been|qualified as"
+        rf"|trained as|retrained as)|['’]s(?= (?:now |currently |still )?(?:a|an) )) (?:now "
+        rf"|currently |still |officially |finally )?(?:a |an |the )?{JOB_PHRASE}",
+    ),
+    _p(
+        Slot.JOB_TITLE,
+        rf"(?:^|[.!?]\s+)As (?:a |an |the )?{JOB_PHRASE},? (?P<s>{NAME})\b(?!['’])",
+    ),
+    _p(
+        Slot.JOB_TITLE,
+        rf"\b(?:made|named|appointed|promoted) (?P<s>{NAME})\b(?!['’]) (?:as |to )?"
+        rf"(?:the |a |an |their |our |its )?(?:new )?{JOB_PHRASE}",
+    ),
+    _p(
+        Slot.JOB_TITLE,
+        rf"\b(?:was|got|has been|been) (?:made|named|appointed) (?:as )?(?:the |a |an |their "
+        rf"|our |its )?(?:new )?{JOB_PHRASE}",
+    ),
+    _p(
+        Slot.JOB_TITLE,
+        rf"(?:{POSS}|\b(?:her|his|their|my|our)) (?:new |current |official )?(?:job title|title"
+        rf"|role|position) (?:is|has become|became|is now|changed to) (?:now )?"
+        rf"(?!(?:to|in|at|on|that|not|a bit|very|so|really)\b){DET}{V}",
+    ),
+    _p(
+        Slot.EMPLOYER,
+        rf"\b(?:works|working|work|employed|started working) (?:now )?(?:at|for|by) {V}",
+    ),
+    # a named school one is at, or whose first days one tells of, is one's school
+    _p(Slot.SCHOOL, rf"\b(?:is|am|are) (?:now )?(?:at|in) {SCHOOL_NAME}"),
+    _p(
+        Slot.SCHOOL,
+        rf"\b(?:first|second|last) (?:day|days|week|weeks|term|semester|year) (?:at|of) "
+        rf"{SCHOOL_NAME}",
+    ),
+    _p(Slot.SCHOOL, rf"\bgoes to {SCHOOL_NAME}"),
+    _p(Slot.EMPLOYER, rf"\b(?:is|am|are) (?:now )?(?:at|with) (?P<v>{NAME})"),
+    # a shift, a rota or a placement somewhere is work there ("just got back from my shift at
+    # St. Mary's Hospital")
+    _p(Slot.EMPLOYER, rf"\b(?:shift|shifts|rota|placement|internship) (?:at|with) {V}"),
+    # one's work place named through the work: "Nadia's team at Google", "her new job at
+    # Stripe", "Raj's first week at Monzo", "his colleagues at the BBC"
+    _p(Slot.EMPLOYER, rf"{POSS} {_WORK_THING} (?:at|with) {NOT_SCHOOL}{CAP_NAME}"),
+    _p(
+        Slot.EMPLOYER,
+        rf"\b(?:her|his|their|my|our) {_WORK_THING} (?:at|with) {NOT_SCHOOL}{CAP_NAME}",
+    ),
+    _p(
+        Slot.EMPLOYER,
+        rf"\b(?:joined|got a job at|got hired (?:at|by)|was hired (?:at|by)"
+        rf"|accepted (?:an |the )?(?:job )?offer from|started (?:a (?:new )?job )?at|new job at"
+        rf"|started (?:a |an )?(?:new )?(?:[\w-]+ )?(?:job|role|position|gig) (?:at|with)"
+        rf"|teaches at|teaching at|coaches at"
+        rf"|landed (?:a |an )?(?:[\w-]+ )?(?:job|role|position|gig) (?:at|with)"
+        rf"|got (?:a |an |the )?(?:new )?(?:[\w-]+ )?(?:job|role|position|gig) (?:at|with)"
+        rf"|took (?:a |an )?(?:[\w-]+ )?(?:job|role|position) (?:at|with)"
+        rf"|freelances? for|contracts? for|signed with) {V}",
+    ),
+    _p(
+        Slot.FIELD_OF_STUDY,
+        rf"\b(?:majoring in|major(?: is| to)|(?:studying|studies)(?! at\b| to\b| for\b| hard\b)"
+        rf"|switched (?:her|his|their) major (?:from [\w -]+? )?to|(?:degree|PhD|doctorate"
+        rf"|masters?|master['’]s|BA|BSc|MSc|MA|diploma|thesis|dissertation) (?:is )?(?:in|on)) {V}",
+    ),
+    # the course changed: "switched courses to architecture", "changed her major to law", "moved
+    # their PhD into climate modelling"
+    _p(
+        Slot.FIELD_OF_STUDY,
+        rf"\b(?:switched|changed|moved|transferred|swapped) (?:(?:her|his|their|my|the) )?"
+        rf"(?:courses?|majors?|degrees?|programmes?|programs?|subjects?|PhD|thesis|studies"
+        rf"|research) (?:from [\w -]+? )?(?:over )?(?:to|into|for) {V}",
+    ),
+    # "in her second year of medicine", "Maya's course is nursing"
+    _p(
+        Slot.FIELD_OF_STUDY,
+        rf"\b(?:first|second|third|fourth|final|\d(?:st|nd|rd|th)) year of (?:a |an |her |his "
+        rf"|their )?(?!(?:uni|university|college|school|high school|the)\b){V}",
+    ),
+    _p(
+        Slot.FIELD_OF_STUDY,
+        rf"(?:{POSS}|\b(?:her|his|their|my|our)) (?:new )?(?:course|major|subject|programme"
+        rf"|program) is (?:now )?(?:in )?(?!(?:hard|great|going|so|too|very|really|a|the)\b){V}",
+    ),
+    # a bare switch to a field of study: "changed to psychology", "switched over to law"
+    _p(
+        Slot.FIELD_OF_STUDY,
+        rf"\b(?:switched|changed|moved|transferred) (?:over )?(?:from [\w -]+? )?to "
+        rf"(?P<v>{FIELDS})\b",
+    ),
+    # "a history student", "a second-year law student", "a biology major"
+    _p(
+        Slot.FIELD_OF_STUDY,
+        rf"\b(?:is|am|are|became) (?:now )?(?:a |an )?(?:(?:first|second|third|fourth|final"
+        rf"|\d(?:st|nd|rd|th))[- ]year )?(?:(?:part|full)[- ]time )?(?P<v>(?!(?:{_NOT_FIELDS})\b)"
+        rf"[a-z][\w-]*(?: [a-z][\w-]*){{0,2}}?) (?:major|student|undergrad(?:uate)?|postgrad"
+        rf"|PhD student|PhD candidate|grad student|graduate student|masters? student)\b",
+    ),
+    _p(
+        Slot.SCHOOL,
+        rf"\b(?:attends|attending|enrolled (?:at|in)|transferred to|goes to school at"
+        rf"|studies at|studying at) {V}",
+    ),
+)
