@@ -34,7 +34,7 @@ from benchmarks.common.synth import build_store
 from kgmem.formats import read_locomo
 from kgmem.graph import lease_repository
 from kgmem.graph.launcher import LocalServer
-from kgmem.lifecycle.report import StepReport
+from kgmem.lifecycle.consolidation.report import StepReport
 from kgmem.service import Kgmem
 
 

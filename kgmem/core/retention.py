@@ -9,7 +9,7 @@ t/(9S))^(-1/0.5) and ``exp_retention`` the e^(-t/S); both are 1 at t = 0, stay i
 never rise with t. ``retention`` applies one of them to a record, measuring t from its last access
 (or creation) and stopping the clock when the memory went dormant, then applies the retention
 regularisation (``l2`` | ``huber`` | ``elastic``, see ``regularise_retention``). The state it
-implies (the decay chain) is :mod:`kgmem.lifecycle.decay_state`. Bad input (NaN, negative
+implies (the decay chain) is :mod:`kgmem.lifecycle.upkeep.decay_state`. Bad input (NaN, negative
 counts, naive datetimes, unknown categories) raises ``InvalidInput``. The kind-specific decay
 is an epoch-based *importance* decay run by consolidation, not a retention curve, so it is not here.
 """

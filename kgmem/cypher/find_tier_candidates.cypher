@@ -1,4 +1,4 @@
-// One page (keyset by id) of the live memories the tier rules may move or gate: a superset filter on the rules' necessary conditions (thresholds from kgmem.lifecycle.tiers/gate), the pure rules then decide; same row shape as find_lifecycle_memories.
+// One page (keyset by id) of the live memories the tier rules may move or gate: a superset filter on the rules' necessary conditions (thresholds from kgmem.lifecycle.tiers.rules/gate), the pure rules then decide; same row shape as find_lifecycle_memories.
 // params: $namespace, $statuses, $shared, $promote_accesses, $promote_utility, $dormant_utility, $gate_importance, $after, $limit
 MATCH (m:Memory {namespace: $namespace})
 WHERE m.id > $after AND coalesce(m.status, 'active') IN $statuses

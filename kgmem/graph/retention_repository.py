@@ -20,7 +20,7 @@ from kgmem.graph.client import GraphClient, Row, Step
 @dataclass(frozen=True)
 class StabilityFilter:
     """The t/S bound both candidate queries test, with the effective-stability tables:
-    one record, built in one place (``kgmem.lifecycle.memory_steps``), sent as the same eight
+    one record, built in one place (``kgmem.lifecycle.upkeep.steps``), sent as the same eight
     query parameters to ``find_rehearsal_candidates`` and ``find_transition_candidates``."""
 
     now_ms: int

@@ -26,22 +26,22 @@ from kgmem.core.validation import check_namespace
 from kgmem.errors import GraphAuthError, GraphUnavailable, InvalidInput, KgmemError, primary
 from kgmem.graph import lease_repository
 from kgmem.graph.client import GraphClient
-from kgmem.lifecycle import lease as leases
-from kgmem.lifecycle.context import StepContext, log
-from kgmem.lifecycle.contradiction_steps import run_contradictions
-from kgmem.lifecycle.distill_steps import run_distillation
-from kgmem.lifecycle.graph_steps import run_centrality, run_entities
-from kgmem.lifecycle.memory_steps import (
+from kgmem.lifecycle.consolidation import lease as leases
+from kgmem.lifecycle.consolidation.context import StepContext, log
+from kgmem.lifecycle.consolidation.policy import Caps, Policy, StepName, parse_caps, parse_steps
+from kgmem.lifecycle.consolidation.report import ConsolidationReport, StepReport
+from kgmem.lifecycle.contradictions.steps import run_contradictions
+from kgmem.lifecycle.distillation.steps import run_distillation
+from kgmem.lifecycle.hygiene.steps import run_centrality, run_entities
+from kgmem.lifecycle.redundancy.steps import run_redundancy
+from kgmem.lifecycle.summaries.steps import run_summaries
+from kgmem.lifecycle.tiers.steps import run_tiers
+from kgmem.lifecycle.topics.steps import run_topics
+from kgmem.lifecycle.upkeep.steps import (
     run_housekeeping,
     run_rehearsal,
     run_state_transitions,
 )
-from kgmem.lifecycle.merge_steps import run_redundancy
-from kgmem.lifecycle.policy import Caps, Policy, StepName, parse_caps, parse_steps
-from kgmem.lifecycle.report import ConsolidationReport, StepReport
-from kgmem.lifecycle.summary_steps import run_summaries
-from kgmem.lifecycle.tier_steps import run_tiers
-from kgmem.lifecycle.topic_steps import run_topics
 from kgmem.ml.llm import LLMClient
 from kgmem.settings import Settings
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from kgmem.errors import InvalidInput
 from kgmem.lifecycle.consolidate import check_now, consolidate
-from kgmem.lifecycle.report import ConsolidationReport, StepReport
+from kgmem.lifecycle.consolidation.report import ConsolidationReport, StepReport
 from kgmem.lifecycle.resume import ResumeContext, check_budget, resume
 from kgmem.lifecycle.undo import undo_entity_merge, undo_merge
 from kgmem.service.core import ServiceCore, check_id
@@ -35,8 +35,8 @@ class LifecycleOps(ServiceCore):
         progress: Callable[[StepReport], None] | None = None,
     ) -> ConsolidationReport:
         """Run the consolidation job ("dream cycle") on a namespace: ``steps`` (default all, see
-        ``kgmem.lifecycle.policy.StepName``), bounded by ``caps``, under the namespace's lease;
-        ``dry_run`` reports what would change and writes nothing. See
+        ``kgmem.lifecycle.consolidation.policy.StepName``), bounded by ``caps``, under the
+        namespace's lease; ``dry_run`` reports what would change and writes nothing. See
         ``kgmem.lifecycle.consolidate``."""
         return await consolidate(
             self.graph,

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 from kgmem.core.retention import elapsed_days
 from kgmem.graph import repository
-from kgmem.lifecycle.policy import Policy
+from kgmem.lifecycle.consolidation.policy import Policy
 from kgmem.lifecycle.records import MemoryRecord
-from kgmem.lifecycle.transitions import decide_status
+from kgmem.lifecycle.upkeep.transitions import decide_status
 from kgmem.records import Turn
 from kgmem.service import Kgmem
 

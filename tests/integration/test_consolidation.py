@@ -20,8 +20,8 @@ from kgmem.core.text import content_hash, normalize_name
 from kgmem.errors import InvalidInput, NotFound
 from kgmem.graph import lease_repository, redundancy_repository, repository, topic_repository
 from kgmem.graph.client import Row, Step
-from kgmem.lifecycle import lease as leases
-from kgmem.lifecycle.report import ConsolidationReport
+from kgmem.lifecycle.consolidation import lease as leases
+from kgmem.lifecycle.consolidation.report import ConsolidationReport
 from kgmem.ml.llm import LLMResult, LLMUnavailable
 from kgmem.service import Kgmem
 

@@ -23,15 +23,15 @@ from test_consolidation import DAY, MIN, NOW, mem, plant, run
 from kgmem.core.text import content_hash, normalize_name
 from kgmem.core.tunables import HOT_MAX_AGE, HOT_MIN_ACCESS, HOT_MIN_UTILITY
 from kgmem.graph import repository, retention_repository, tier_repository
-from kgmem.lifecycle import merge_steps
-from kgmem.lifecycle.context import ALL_STATUSES
-from kgmem.lifecycle.memory_steps import LIVE, rehearsal_filters, transition_filters
-from kgmem.lifecycle.policy import Policy
+from kgmem.lifecycle.consolidation.context import ALL_STATUSES
+from kgmem.lifecycle.consolidation.policy import Policy
 from kgmem.lifecycle.records import MemoryRecord
-from kgmem.lifecycle.tier_steps import candidate_filters
-from kgmem.lifecycle.tiers import decide_tier, hot_candidate, shared_entities
-from kgmem.lifecycle.transitions import decide_status, retention_now
-from kgmem.lifecycle.upkeep import drift, endangered
+from kgmem.lifecycle.redundancy import steps as merge_steps
+from kgmem.lifecycle.tiers.rules import decide_tier, hot_candidate, shared_entities
+from kgmem.lifecycle.tiers.steps import candidate_filters
+from kgmem.lifecycle.upkeep.rehearsal import drift, endangered
+from kgmem.lifecycle.upkeep.steps import LIVE, rehearsal_filters, transition_filters
+from kgmem.lifecycle.upkeep.transitions import decide_status, retention_now
 from kgmem.service import Kgmem
 from kgmem.taxonomy import Tier
 

@@ -12,7 +12,8 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kgmem.lifecycle.hygiene import (
+from kgmem.lifecycle.consolidation.policy import Policy
+from kgmem.lifecycle.hygiene.rules import (
     EdgeState,
     EntityRecord,
     LinkRow,
@@ -21,8 +22,7 @@ from kgmem.lifecycle.hygiene import (
     plan_entity_merges,
     prune_victims,
 )
-from kgmem.lifecycle.policy import Policy
-from kgmem.lifecycle.redundancy import (
+from kgmem.lifecycle.redundancy.rules import (
     DupMember,
     SimilarPair,
     ThemeSource,
@@ -34,7 +34,7 @@ from kgmem.lifecycle.redundancy import (
     theme_category,
     theme_content,
 )
-from kgmem.lifecycle.topics import (
+from kgmem.lifecycle.topics.rules import (
     CommunityNode,
     TopicPlan,
     diff_topics,

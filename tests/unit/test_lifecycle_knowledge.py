@@ -11,7 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kgmem.errors import InvalidInput
-from kgmem.lifecycle.distill import (
+from kgmem.lifecycle.consolidation.policy import STEP_ORDER, StepName, parse_steps
+from kgmem.lifecycle.distillation.rules import (
     MIN_NOTES,
     TAKE_LATEST,
     Distillation,
@@ -21,10 +22,9 @@ from kgmem.lifecycle.distill import (
     plan_distillations,
     snapshot_content,
 )
-from kgmem.lifecycle.hygiene import EntityRecord, SimilarEntities, plan_entity_merges
-from kgmem.lifecycle.policy import STEP_ORDER, StepName, parse_steps
+from kgmem.lifecycle.hygiene.rules import EntityRecord, SimilarEntities, plan_entity_merges
 from kgmem.lifecycle.resume import render, topic_tree
-from kgmem.lifecycle.summaries import (
+from kgmem.lifecycle.summaries.rules import (
     SourceMemory,
     extractive,
     fingerprint,
@@ -32,8 +32,14 @@ from kgmem.lifecycle.summaries import (
     parse_llm_summary,
     rank_sources,
 )
-from kgmem.lifecycle.topic_names import BATCH, naming_batches, naming_prompt, parse_llm_names
-from kgmem.lifecycle.topics import CommunityNode, TopicPlan, diff_topics, plan_parents, plan_topics
+from kgmem.lifecycle.topics.names import BATCH, naming_batches, naming_prompt, parse_llm_names
+from kgmem.lifecycle.topics.rules import (
+    CommunityNode,
+    TopicPlan,
+    diff_topics,
+    plan_parents,
+    plan_topics,
+)
 
 NOW = datetime(2025, 6, 1, 12, tzinfo=UTC)
 MIN = timedelta(minutes=1)

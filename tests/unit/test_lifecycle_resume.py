@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgmem.errors import InvalidInput
-from kgmem.lifecycle.report import ConsolidationReport, StepReport
+from kgmem.lifecycle.consolidation.report import ConsolidationReport, StepReport
 from kgmem.lifecycle.resume import approx_tokens, check_budget, memory_weight, render
 
 

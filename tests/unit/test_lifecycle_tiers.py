@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kgmem.lifecycle.gate import (
+from kgmem.lifecycle.records import MemoryRecord
+from kgmem.lifecycle.tiers.core_gate import (
     BLOCKED_TAGS,
     GateVerdict,
     cooled_down,
@@ -21,8 +22,7 @@ from kgmem.lifecycle.gate import (
     parse_llm_verdict,
     reinforcement_score,
 )
-from kgmem.lifecycle.records import MemoryRecord
-from kgmem.lifecycle.tiers import (
+from kgmem.lifecycle.tiers.rules import (
     decide_tier,
     hot_tier,
     shared_entities,

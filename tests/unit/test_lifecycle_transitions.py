@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgmem.errors import InvalidInput
-from kgmem.lifecycle.policy import (
+from kgmem.lifecycle.consolidation.policy import (
     MAX_CAP,
     STEP_ORDER,
     Caps,
@@ -22,7 +22,7 @@ from kgmem.lifecycle.policy import (
     parse_steps,
 )
 from kgmem.lifecycle.records import MemoryRecord, StatusChange
-from kgmem.lifecycle.transitions import commitment_resolved_at, decide_status, retention_now
+from kgmem.lifecycle.upkeep.transitions import commitment_resolved_at, decide_status, retention_now
 from kgmem.taxonomy import Category, Status, Tier
 
 NOW = datetime(2025, 6, 1, 12, tzinfo=UTC)

@@ -11,16 +11,16 @@ from hypothesis import strategies as st
 
 from kgmem.core.retention import exp_retention, fsrs_retention, regularise_retention
 from kgmem.core.strength import needs_rehearsal
-from kgmem.lifecycle.conflicts import (
+from kgmem.lifecycle.consolidation.policy import Policy
+from kgmem.lifecycle.contradictions.rules import (
     Contradiction,
     Dependent,
     Side,
     cascade_plan,
     resolve_contradiction,
 )
-from kgmem.lifecycle.policy import Policy
 from kgmem.lifecycle.records import MemoryRecord
-from kgmem.lifecycle.upkeep import (
+from kgmem.lifecycle.upkeep.rehearsal import (
     CoActivation,
     Endangered,
     drift,

@@ -39,7 +39,7 @@ from kgmem.core.strength import (
     utility_update,
 )
 from kgmem.errors import InvalidInput
-from kgmem.lifecycle.decay_state import StateThresholds, state_for
+from kgmem.lifecycle.upkeep.decay_state import StateThresholds, state_for
 from kgmem.taxonomy import Category, Status, Tier
 from kgmem.taxonomy.lifecycle_tables import BASE_STABILITY_DAYS
 

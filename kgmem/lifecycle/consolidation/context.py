@@ -23,9 +23,9 @@ from typing import Any
 from kgmem.errors import KgmemError
 from kgmem.graph import repository, retention_repository
 from kgmem.graph.client import GraphClient, Row, Step
-from kgmem.lifecycle.policy import Caps, Policy
+from kgmem.lifecycle.consolidation.policy import Caps, Policy
+from kgmem.lifecycle.consolidation.report import StepReport
 from kgmem.lifecycle.records import ACTOR, MemoryRecord, StatusChange, TierChange
-from kgmem.lifecycle.report import StepReport
 from kgmem.ml.llm import LLMClient
 from kgmem.taxonomy import Status
 

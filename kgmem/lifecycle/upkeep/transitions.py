@@ -14,7 +14,7 @@ wins (so one run moves a memory at most one step, and the order makes a second r
    days (docs/lifecycle.md) → deleted;
 5. foresight expiry — a live memory whose ``valid_until`` has passed → superseded;
 6. the decay chain — the ACTIVE → STALE → ARCHIVED → DELETED via
-:func:`~kgmem.lifecycle.decay_state.state_for` (protected categories exempt, the minimum
+:func:`~kgmem.lifecycle.upkeep.decay_state.state_for` (protected categories exempt, the minimum
    retention respected, a stale memory whose retention recovered is active again); dormant
    memories are frozen ("no decay") and skip it;
 7. fact archival — an active memory older than 90 days with importance < 0.3, at most
@@ -29,9 +29,9 @@ from dataclasses import replace
 from datetime import datetime
 
 from kgmem.core.retention import days_between, retention
-from kgmem.lifecycle.decay_state import DECAY_CHAIN, state_for
-from kgmem.lifecycle.policy import Policy
+from kgmem.lifecycle.consolidation.policy import Policy
 from kgmem.lifecycle.records import MemoryRecord, StatusChange
+from kgmem.lifecycle.upkeep.decay_state import DECAY_CHAIN, state_for
 from kgmem.taxonomy import Category, Status, Tier, VerificationState
 from kgmem.taxonomy.category_tables import ARCHIVAL_EXEMPT_CATEGORIES
 

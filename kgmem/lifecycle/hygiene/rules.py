@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from kgmem.core.retention import days_between
-from kgmem.lifecycle.policy import Policy
+from kgmem.lifecycle.consolidation.policy import Policy
 from kgmem.lifecycle.union_find import UnionFind
 from kgmem.taxonomy import MemoryRelation
 from kgmem.taxonomy.relation_tables import MEMORY_REL_PRUNE_PRIORITY

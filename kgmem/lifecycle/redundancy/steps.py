@@ -1,11 +1,11 @@
 """Runner for the consolidation step that merges duplicated memories (redundancy); contradictions
-are settled by :mod:`~kgmem.lifecycle.contradiction_steps`.
+are settled by :mod:`~kgmem.lifecycle.contradictions.steps`.
 
 Contract: like every runner, it reads, decides with the pure rules of
-:mod:`~kgmem.lifecycle.redundancy` and writes all it decided in one transaction. Redundancy finds
-near-duplicates with the memory vector index (HNSW; top-k per memory, the same cosine score GDS kNN
-gave, no projection) from a bounded window of memories not compared since they were written or
-changed to every live memory of the namespace (read in chunks, stopping once it holds more pairs
+:mod:`~kgmem.lifecycle.redundancy.rules` and writes all it decided in one transaction. Redundancy
+finds near-duplicates with the memory vector index (HNSW; top-k per memory, the same cosine score
+GDS kNN gave, no projection) from a bounded window of memories not compared since they were written
+or changed to every live memory of the namespace (read in chunks, stopping once it holds more pairs
 than the run may decide), and marks the window checked in the step's transaction when no pair was
 left over; every merge is written reversibly (MERGED_INTO keeps the merged memory's previous state)
 and its id reported for ``undo_merge``.
@@ -22,9 +22,9 @@ from kgmem.core.time import as_utc
 from kgmem.core.trust import source_trust
 from kgmem.graph import redundancy_repository
 from kgmem.graph.client import Row
-from kgmem.lifecycle.context import StepContext, first_count
+from kgmem.lifecycle.consolidation.context import StepContext, first_count
 from kgmem.lifecycle.records import ACTOR, derived_memory_props
-from kgmem.lifecycle.redundancy import (
+from kgmem.lifecycle.redundancy.rules import (
     Cluster,
     DupMember,
     SimilarPair,

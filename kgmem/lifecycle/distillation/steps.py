@@ -1,15 +1,14 @@
 """Runner for the distillation step: the session distillation.
 
 Contract: like every runner, it reads, decides with the pure rules
-(:mod:`~kgmem.lifecycle.distill`) and writes all it decided in one transaction. It reads at most
-``caps.batch`` undistilled session notes, plans at most ``caps.distillations`` snapshots and
-writes each as a new memory (``synthesis = 'session_snapshot'``) linked ``DERIVED_FROM`` to
-every note it distils — the notes themselves are not changed, and that link is what marks them
-distilled, so a second run finds nothing to do. Non-destructive: deleting a snapshot (or purging
-it) makes its notes undistilled again. The snapshot is local (write-time synthesis of the notes)
-unless an LLM is configured (``auto`` or ``always``): then the ≤ 250-character snapshot,
-kept only if it keeps every specific of the notes; a failure keeps the rest of the run local, and
-a dry run never asks.
+(:mod:`~kgmem.lifecycle.distillation.rules`) and writes all it decided in one transaction. It reads
+at most ``caps.batch`` undistilled session notes, plans at most ``caps.distillations`` snapshots and
+writes each as a new memory (``synthesis = 'session_snapshot'``) linked ``DERIVED_FROM`` to every
+note it distils — the notes themselves are not changed, and that link is what marks them distilled,
+so a second run finds nothing to do. Non-destructive: deleting a snapshot (or purging it) makes its
+notes undistilled again. The snapshot is local (write-time synthesis of the notes) unless an LLM is
+configured (``auto`` or ``always``): then the ≤ 250-character snapshot, kept only if it keeps every
+specific of the notes; a failure keeps the rest of the run local, and a dry run never asks.
 """
 
 from __future__ import annotations
@@ -22,8 +21,8 @@ from kgmem.core.time import as_utc
 from kgmem.core.trust import source_trust
 from kgmem.errors import LLMError
 from kgmem.graph import summary_repository
-from kgmem.lifecycle.context import StepContext, log
-from kgmem.lifecycle.distill import (
+from kgmem.lifecycle.consolidation.context import StepContext, log
+from kgmem.lifecycle.distillation.rules import (
     SNAPSHOT_CATEGORY,
     SNAPSHOT_SCHEMA,
     SNAPSHOT_SYSTEM,
@@ -35,7 +34,7 @@ from kgmem.lifecycle.distill import (
     snapshot_prompt,
     snapshot_props,
 )
-from kgmem.lifecycle.redundancy import mean_embedding
+from kgmem.lifecycle.redundancy.rules import mean_embedding
 from kgmem.taxonomy import Category
 from kgmem.taxonomy.category_tables import DEFAULT_MEMORY_TYPE
 

@@ -1,9 +1,9 @@
 """Runners for the steps that walk the namespace's memories: rehearsal, state transitions and
-housekeeping (the tiers runner is in :mod:`~kgmem.lifecycle.tier_steps`).
+housekeeping (the tiers runner is in :mod:`~kgmem.lifecycle.tiers.steps`).
 
 Contract: each runner scans memories in bounded pages, decides with the pure rules
-(:mod:`~kgmem.lifecycle.upkeep`, :mod:`~kgmem.lifecycle.transitions`,
-:mod:`~kgmem.lifecycle.tiers`) — rehearsal and transitions read only the candidates a superset
+(:mod:`~kgmem.lifecycle.upkeep.rehearsal`, :mod:`~kgmem.lifecycle.upkeep.transitions`,
+:mod:`~kgmem.lifecycle.tiers.rules`) — rehearsal and transitions read only the candidates a superset
 filter on the server lets through, with the pure rules' thresholds passed in — stops adding
 changes at the step's cap (and says so), and writes
 all it decided in one transaction through :meth:`StepContext.commit`. Every write is guarded by
@@ -23,13 +23,12 @@ from kgmem.core.trust import human_sources
 from kgmem.errors import KgmemError
 from kgmem.graph import retention_repository, tier_repository
 from kgmem.graph.retention_repository import StabilityFilter
-from kgmem.lifecycle.context import ALL_STATUSES, StepContext, first_count, log
-from kgmem.lifecycle.decay_state import DEFAULT_STATE_THRESHOLDS
-from kgmem.lifecycle.policy import Policy
+from kgmem.lifecycle.consolidation.context import ALL_STATUSES, StepContext, first_count, log
+from kgmem.lifecycle.consolidation.policy import Policy
 from kgmem.lifecycle.records import StatusChange
-from kgmem.lifecycle.tiers import TIERED_STATUSES, trim_plan
-from kgmem.lifecycle.transitions import decide_status, retention_now
-from kgmem.lifecycle.upkeep import (
+from kgmem.lifecycle.tiers.rules import TIERED_STATUSES, trim_plan
+from kgmem.lifecycle.upkeep.decay_state import DEFAULT_STATE_THRESHOLDS
+from kgmem.lifecycle.upkeep.rehearsal import (
     CoActivation,
     Drift,
     Endangered,
@@ -40,6 +39,7 @@ from kgmem.lifecycle.upkeep import (
     replay_plan,
     retention_ratio,
 )
+from kgmem.lifecycle.upkeep.transitions import decide_status, retention_now
 from kgmem.taxonomy import Tier
 from kgmem.taxonomy.lifecycle_tables import BASE_STABILITY_DAYS, TIER_DECAY_MULTIPLIER
 

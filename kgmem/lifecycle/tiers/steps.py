@@ -1,14 +1,14 @@
 """Runner for the tiers step: promotion, demotion, reactivation, the core gate and the hot tier.
 
-Contract: like every runner, it reads, decides with the pure rules (:mod:`~kgmem.lifecycle.tiers`,
-:mod:`~kgmem.lifecycle.gate`) and writes all it decided in one transaction. The reads are
-set-based so a large namespace ships only what may change: the co-occurrence count runs
-in Cypher (``find_shared_entities``, thresholds passed from :mod:`~kgmem.lifecycle.tiers`), the
-scan reads only the candidates whose necessary conditions hold (``find_tier_candidates``, a
-superset of what the rules move or gate) in id order and stops once both caps are spent — a
-memory after that point could change nothing this run — and the hot-tier refresh reads the hot
-memories and those passing the hot filter (``find_hot_candidates``). Tests prove the
-Cypher filters agree with the pure rules on the threshold edges.
+Contract: like every runner, it reads, decides with the pure rules
+(:mod:`~kgmem.lifecycle.tiers.rules`, :mod:`~kgmem.lifecycle.tiers.core_gate`) and writes all it
+decided in one transaction. The reads are set-based so a large namespace ships only what may change:
+the co-occurrence count runs in Cypher (``find_shared_entities``, thresholds passed from
+:mod:`~kgmem.lifecycle.tiers.rules`), the scan reads only the candidates whose necessary conditions
+hold (``find_tier_candidates``, a superset of what the rules move or gate) in id order and stops
+once both caps are spent — a memory after that point could change nothing this run — and the
+hot-tier refresh reads the hot memories and those passing the hot filter (``find_hot_candidates``).
+Tests prove the Cypher filters agree with the pure rules on the threshold edges.
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ from typing import Any
 from kgmem.core.tunables import HOT_MAX_AGE, HOT_MIN_ACCESS, HOT_MIN_UTILITY
 from kgmem.errors import KgmemError, LLMError
 from kgmem.graph import tier_repository
-from kgmem.lifecycle.context import StepContext, first_count, log
-from kgmem.lifecycle.gate import (
+from kgmem.lifecycle.consolidation.context import StepContext, first_count, log
+from kgmem.lifecycle.records import MemoryRecord, TierChange
+from kgmem.lifecycle.tiers.core_gate import (
     GATE_SCHEMA,
     GATE_SYSTEM,
     PROMOTE_MIN_IMPORTANCE,
@@ -29,8 +30,7 @@ from kgmem.lifecycle.gate import (
     heuristic_is_certain,
     parse_llm_verdict,
 )
-from kgmem.lifecycle.records import MemoryRecord, TierChange
-from kgmem.lifecycle.tiers import (
+from kgmem.lifecycle.tiers.rules import (
     DORMANT_MAX_UTILITY,
     SEMANTIC_MIN_ACCESS,
     SEMANTIC_MIN_UTILITY,

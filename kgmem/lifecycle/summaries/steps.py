@@ -1,7 +1,7 @@
 """Runner for the summaries step: entity profiles and category summaries, debounced.
 
 Contract: like every runner, it reads, decides with the pure rules
-(:mod:`~kgmem.lifecycle.summaries`) and writes all it decided in one transaction. It pages
+(:mod:`~kgmem.lifecycle.summaries.rules`) and writes all it decided in one transaction. It pages
 through the namespace's entities and reads every category's active memories as ``id|hash``
 signatures; an entity with at least ``policy.profile_min_memories`` active memories gets a
 profile (``Entity.summary``, with ``summary_fingerprint``/``summary_method``/``summary_sources``/
@@ -24,9 +24,9 @@ from kgmem.core.time import as_utc
 from kgmem.core.trust import source_trust
 from kgmem.errors import KgmemError, LLMError
 from kgmem.graph import summary_repository
-from kgmem.lifecycle.context import StepContext, first_count, log
-from kgmem.lifecycle.redundancy import mean_embedding
-from kgmem.lifecycle.summaries import (
+from kgmem.lifecycle.consolidation.context import StepContext, first_count, log
+from kgmem.lifecycle.redundancy.rules import mean_embedding
+from kgmem.lifecycle.summaries.rules import (
     CATEGORY_CHARS,
     CATEGORY_SENTENCES,
     PROFILE_CHARS,

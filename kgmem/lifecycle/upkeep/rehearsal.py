@@ -28,7 +28,7 @@ from kgmem.core.strength import (
     rehearse,
     utility_drift,
 )
-from kgmem.lifecycle.policy import Policy
+from kgmem.lifecycle.consolidation.policy import Policy
 from kgmem.lifecycle.records import MemoryRecord
 from kgmem.taxonomy import Status, Tier
 

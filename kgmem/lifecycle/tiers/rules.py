@@ -13,7 +13,7 @@ record. Rules, applied in sequence so one run reaches the fixed point (a second 
 - semantic → dormant when idle ≥ 60 days and utility < 0.2; pinned, immutable and
   flashbulb memories never are; dormant memories freeze (``frozen_at``);
 - dormant → semantic when the memory was accessed after it froze (reactivatable);
-- semantic → core through the gate (:mod:`kgmem.lifecycle.gate`) for the candidates
+- semantic → core through the gate (:mod:`kgmem.lifecycle.tiers.core_gate`) for the candidates
   names, with its escalating rejection cooldowns counted in consolidation epochs.
 
 Only ACTIVE and STALE memories move. ``hot_tier`` is the always-inject selection and
@@ -30,8 +30,8 @@ from typing import Any
 
 from kgmem.core.retention import days_between
 from kgmem.core.tunables import HOT_MAX_AGE, HOT_MAX_ITEMS, HOT_MIN_ACCESS, HOT_MIN_UTILITY
-from kgmem.lifecycle.gate import GateVerdict, gate_candidate, heuristic_gate
 from kgmem.lifecycle.records import MemoryRecord, TierChange
+from kgmem.lifecycle.tiers.core_gate import GateVerdict, gate_candidate, heuristic_gate
 from kgmem.taxonomy import Status, Tier
 from kgmem.taxonomy.parsing import parse_enum
 

@@ -3,8 +3,8 @@ each open ``CONTRADICTS`` pair goes dormant unless it is anchored (pinned, immut
 memories that depend on a premise no longer valid are flagged for review, a bounded cascade.
 
 Contract: like every runner, it reads, decides with the pure rules of
-:mod:`~kgmem.lifecycle.conflicts` and writes all it decided in one transaction; counts and the
-challenged ids go to the step report.
+:mod:`~kgmem.lifecycle.contradictions.rules` and writes all it decided in one transaction; counts
+and the challenged ids go to the step report.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from typing import Any
 
 from kgmem.core.time import as_utc
 from kgmem.graph import redundancy_repository, retention_repository
-from kgmem.lifecycle.conflicts import (
+from kgmem.lifecycle.consolidation.context import StepContext, first_count
+from kgmem.lifecycle.contradictions.rules import (
     INVALID_PREMISE,
     Contradiction,
     Dependent,
@@ -22,7 +23,6 @@ from kgmem.lifecycle.conflicts import (
     cascade_plan,
     resolve_contradiction,
 )
-from kgmem.lifecycle.context import StepContext, first_count
 from kgmem.lifecycle.records import ACTOR
 from kgmem.taxonomy import Status, Tier
 from kgmem.taxonomy.parsing import parse_enum

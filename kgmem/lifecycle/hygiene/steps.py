@@ -1,9 +1,9 @@
 """Runners for the steps that restructure and measure the graph: entities (merges by name and by
 name embedding, edge decay, relation pruning) and centrality (the topics runner is in
-:mod:`~kgmem.lifecycle.topic_steps`).
+:mod:`~kgmem.lifecycle.topics.steps`).
 
 Contract: like every runner, each one reads (GDS runs on a throw-away projection of the
-namespace, dropped afterwards), decides with the pure rules (:mod:`~kgmem.lifecycle.hygiene`)
+namespace, dropped afterwards), decides with the pure rules (:mod:`~kgmem.lifecycle.hygiene.rules`)
 and writes all it decided in one transaction. Entity merges are written reversibly and their ids
 reported for ``undo_entity_merge``. kNN and PageRank run single-threaded (OpenGDS allows up to 4)
 with fixed seeds, so the same graph gives the same pairs and scores, which is what makes a
@@ -19,8 +19,8 @@ from typing import Any
 from kgmem.core.time import as_utc
 from kgmem.graph import hygiene_repository, topic_repository
 from kgmem.graph.client import Row
-from kgmem.lifecycle.context import StepContext, first_count
-from kgmem.lifecycle.hygiene import (
+from kgmem.lifecycle.consolidation.context import StepContext, first_count
+from kgmem.lifecycle.hygiene.rules import (
     EdgeState,
     EntityRecord,
     LinkRow,
@@ -30,7 +30,7 @@ from kgmem.lifecycle.hygiene import (
     prune_victims,
 )
 from kgmem.lifecycle.records import ACTOR
-from kgmem.lifecycle.redundancy import cosine_from_gds, gds_cutoff
+from kgmem.lifecycle.redundancy.rules import cosine_from_gds, gds_cutoff
 from kgmem.taxonomy import MemoryRelation
 from kgmem.taxonomy.parsing import parse_enum
 from kgmem.taxonomy.relation_tables import MEMORY_REL_PRUNE_PRIORITY, MEMORY_REL_TYPE

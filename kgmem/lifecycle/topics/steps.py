@@ -2,12 +2,12 @@
 
 Contract: like every runner, it reads (GDS on a throw-away projection of the namespace's
 memory–entity graph, dropped afterwards), decides with the pure rules
-(:mod:`~kgmem.lifecycle.topics`, :mod:`~kgmem.lifecycle.topic_names`) and writes all it decided
-in one transaction. Louvain gives the leaf topics, Leiden at the policy's coarser resolution the
-parent level; both run single-threaded with a fixed seed, so the same graph gives the same tree
-and a second run changes nothing. New topics are named by the LLM when one is configured (seed
-002: batches of 30), by their top terms otherwise or when the LLM fails; an LLM name is kept for
-as long as the topic exists. A dry run never asks the LLM (names do not change what it reports).
+(:mod:`~kgmem.lifecycle.topics.rules`, :mod:`~kgmem.lifecycle.topics.names`) and writes all it
+decided in one transaction. Louvain gives the leaf topics, Leiden at the policy's coarser resolution
+the parent level; both run single-threaded with a fixed seed, so the same graph gives the same tree
+and a second run changes nothing. New topics are named by the LLM when one is configured (seed 002:
+batches of 30), by their top terms otherwise or when the LLM fails; an LLM name is kept for as long
+as the topic exists. A dry run never asks the LLM (names do not change what it reports).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from dataclasses import replace
 
 from kgmem.errors import LLMError
 from kgmem.graph import topic_repository
-from kgmem.lifecycle.context import StepContext, first_count, log
-from kgmem.lifecycle.topic_names import (
+from kgmem.lifecycle.consolidation.context import StepContext, first_count, log
+from kgmem.lifecycle.topics.names import (
     NAMING_SCHEMA,
     NAMING_SYSTEM,
     SAMPLES,
@@ -26,7 +26,7 @@ from kgmem.lifecycle.topic_names import (
     naming_prompt,
     parse_llm_names,
 )
-from kgmem.lifecycle.topics import (
+from kgmem.lifecycle.topics.rules import (
     MIN_MEMBERS,
     CommunityNode,
     TopicPlan,
@@ -66,7 +66,7 @@ async def _topic_names(
 async def _plan(
     ctx: StepContext, nodes: list[CommunityNode], coarse: Mapping[str, int]
 ) -> tuple[list[TopicPlan], list[CommunityNode]]:
-    """The topic tree (:func:`~kgmem.lifecycle.topics.plan_tree`) with memory texts fetched
+    """The topic tree (:func:`~kgmem.lifecycle.topics.rules.plan_tree`) with memory texts fetched
     only for the topics whose entities do not name them: plan, fetch the texts the naming read,
     plan again until it reads no text it lacks — the same tree as planning with every text,
     without reading a hundred thousand of them."""

@@ -23,7 +23,7 @@ from typing import Any
 
 from kgmem.core.synthesis import synthesize
 from kgmem.lifecycle.records import derived_memory_props
-from kgmem.lifecycle.summaries import keeps_specifics
+from kgmem.lifecycle.summaries.rules import keeps_specifics
 
 MIN_NOTES = 3  # "when 3+ notes accumulate"
 TAKE_LATEST = 10  # "take latest 10 notes"

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kgmem.lifecycle.topics import TopicPlan
+from kgmem.lifecycle.topics.rules import TopicPlan
 
 BATCH = 30  # "naming batch 30" topics per LLM call
 SAMPLES = 3  # member texts shown per topic

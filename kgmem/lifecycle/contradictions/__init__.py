@@ -1,0 +1,3 @@
+"""The contradictions step: ``rules`` (pure) settles open ``CONTRADICTS`` pairs and the
+invalidation cascade; ``steps`` is its runner.
+"""

@@ -1,0 +1,3 @@
+"""The distillation step: ``rules`` (pure) turns 3+ session notes into a snapshot; ``steps``
+is its runner.
+"""
