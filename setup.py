@@ -1,7 +1,7 @@
 """Ships the Neo4j launcher's Maven project (tools/neo4j: pom, scripts, Java source, no build
-output) inside the wheel as kgmem/graph/neo4j_project, so `kgmem db start` works outside a source
-checkout: the launcher copies it into a per-user cache and builds it there on first start. All
-other metadata is in pyproject.toml."""
+output) inside the wheel as kgmem/local_server/neo4j_project, so `kgmem db start` works outside a
+source checkout: the launcher copies it into a per-user cache and builds it there on first start.
+All other metadata is in pyproject.toml."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ class BuildWithLauncher(build_py):  # type: ignore[misc]
     def run(self) -> None:
         super().run()
         if not self.editable_mode and PROJECT.is_dir():
-            target = Path(self.build_lib) / "kgmem" / "graph" / "neo4j_project"
+            target = Path(self.build_lib) / "kgmem" / "local_server" / "neo4j_project"
             shutil.rmtree(target, ignore_errors=True)
             for name in FILES:
                 source = PROJECT / name

@@ -28,7 +28,7 @@ say() { printf '==> %s\n' "$*"; }
 say "building the wheel"
 "$dev_python" -m pip wheel --quiet --no-deps -w "$work/dist" . >/dev/null
 wheel="$(ls "$work"/dist/kgmem-*.whl)"
-"$dev_python" -c 'import sys, zipfile; sys.exit("kgmem/graph/neo4j_project/pom.xml" not in zipfile.ZipFile(sys.argv[1]).namelist())' "$wheel" \
+"$dev_python" -c 'import sys, zipfile; sys.exit("kgmem/local_server/neo4j_project/pom.xml" not in zipfile.ZipFile(sys.argv[1]).namelist())' "$wheel" \
   || { echo "the wheel lacks the Maven project" >&2; exit 1; }
 
 say "installing it into a fresh venv"

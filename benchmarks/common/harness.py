@@ -27,7 +27,7 @@ from typing import Any
 
 from benchmarks.common.paths import result_path
 from benchmarks.common.progress import Progress, _Bar
-from kgmem.graph.launcher import LocalServer, free_port
+from kgmem.local_server.launcher import LocalServer, free_port
 from kgmem.service import Kgmem
 from kgmem.settings import Settings
 

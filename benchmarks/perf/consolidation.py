@@ -33,8 +33,8 @@ from benchmarks.common.paths import LOCOMO, add_out_argument
 from benchmarks.common.synth import build_store
 from kgmem.formats import read_locomo
 from kgmem.graph import lease_repository
-from kgmem.graph.launcher import LocalServer
 from kgmem.lifecycle.consolidation.report import StepReport
+from kgmem.local_server.launcher import LocalServer
 from kgmem.service import Kgmem
 
 

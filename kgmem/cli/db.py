@@ -1,8 +1,8 @@
 """``kgmem db``: start, stop, inspect and initialise the local Neo4j + GDS server.
 
 Contract. ``db_app`` is the ``db`` command group: ``start`` builds (first time) and starts the
-server of :class:`kgmem.graph.launcher.LocalServer`, ``stop`` stops it cleanly, ``status`` prints
-its versions (exit 3 when it is not running), ``init`` creates the constraints and indexes
+server of :class:`kgmem.local_server.launcher.LocalServer`, ``stop`` stops it cleanly, ``status``
+prints its versions (exit 3 when it is not running), ``init`` creates the constraints and indexes
 (idempotent) and waits until every index is online.
 """
 
@@ -24,7 +24,7 @@ db_app = typer.Typer(help="Run the local Neo4j + GDS server.", no_args_is_help=T
 @db_app.command("start")
 def db_start() -> None:
     """Start the local Neo4j + GDS server (builds it with Maven the first time)."""
-    from kgmem.graph.launcher import LocalServer  # here: help and the other commands skip it
+    from kgmem.local_server.launcher import LocalServer  # here: help and the other commands skip it
 
     try:
         info = LocalServer(load_settings()).start()
@@ -41,7 +41,7 @@ def db_start() -> None:
 @db_app.command("stop")
 def db_stop() -> None:
     """Stop the local server cleanly."""
-    from kgmem.graph.launcher import LocalServer
+    from kgmem.local_server.launcher import LocalServer
 
     try:
         stopped = LocalServer(load_settings()).stop()
@@ -53,7 +53,7 @@ def db_stop() -> None:
 @db_app.command("status")
 def db_status() -> None:
     """Say whether the local server runs, and its Neo4j and GDS versions."""
-    from kgmem.graph.launcher import LocalServer
+    from kgmem.local_server.launcher import LocalServer
 
     info = LocalServer(load_settings()).status()
     if info is None:

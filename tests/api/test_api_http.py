@@ -12,7 +12,7 @@ import pytest
 from api.helpers import ADMIN_KEY, Api, api_settings, running
 from kgmem.api import create_app
 from kgmem.errors import KgmemError
-from kgmem.graph.launcher import free_port
+from kgmem.local_server.launcher import free_port
 from kgmem.settings import Settings
 
 pytestmark = [pytest.mark.graph, pytest.mark.models]

@@ -34,7 +34,7 @@ from support.servers import wait_ready
 
 from api.helpers import ADMIN_KEY, KEY_A, KEY_B, api_settings, running
 from kgmem.api import create_app
-from kgmem.graph.launcher import free_port
+from kgmem.local_server.launcher import free_port
 from kgmem.service import Kgmem
 from kgmem.settings import Settings
 

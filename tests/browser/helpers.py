@@ -22,7 +22,7 @@ from typing import Any
 import uvicorn
 from starlette.applications import Starlette
 
-from kgmem.graph.launcher import free_port
+from kgmem.local_server.launcher import free_port
 
 CHROMIUM = Path(os.environ.get("KGMEM_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_FLAGS = [

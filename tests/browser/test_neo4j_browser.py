@@ -17,7 +17,7 @@ import pytest
 from pydantic import SecretStr
 
 from browser.helpers import PageLog
-from kgmem.graph.launcher import LocalServer, ServerInfo, free_port
+from kgmem.local_server.launcher import LocalServer, ServerInfo, free_port
 from kgmem.settings import Settings
 
 pytestmark = [pytest.mark.graph, pytest.mark.browser, pytest.mark.slow]

@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 from support.servers import own_neo4j
 
-from kgmem.graph.launcher import LocalServer
+from kgmem.local_server.launcher import LocalServer
 from kgmem.service import Kgmem
 from kgmem.settings import Settings
 

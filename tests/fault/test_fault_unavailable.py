@@ -27,7 +27,7 @@ from support.servers import own_neo4j
 import kgmem
 from kgmem.api import create_app
 from kgmem.graph import lease_repository
-from kgmem.graph.launcher import LocalServer, free_port
+from kgmem.local_server.launcher import LocalServer, free_port
 from kgmem.service import Kgmem
 from kgmem.settings import Settings
 

@@ -24,7 +24,7 @@ from typer.testing import CliRunner, Result
 
 from kgmem.cli import app
 from kgmem.errors import InvalidInput
-from kgmem.graph.launcher import free_port
+from kgmem.local_server.launcher import free_port
 from kgmem.service import Kgmem
 
 

@@ -15,8 +15,8 @@ from kgmem.errors import GraphUnavailable
 from kgmem.graph import gds, index_search, repository
 from kgmem.graph.catalog import load_catalog
 from kgmem.graph.client import GraphClient
-from kgmem.graph.launcher import free_port
 from kgmem.graph.schema import apply_schema
+from kgmem.local_server.launcher import free_port
 from kgmem.service import Kgmem
 from kgmem.settings import Settings
 

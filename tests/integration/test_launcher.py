@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from kgmem.errors import GraphAuthError, LauncherError
-from kgmem.graph.launcher import LocalServer, free_port
+from kgmem.local_server.launcher import LocalServer, free_port
 from kgmem.service import Kgmem
 from kgmem.settings import Settings
 

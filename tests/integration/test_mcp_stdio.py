@@ -25,7 +25,7 @@ from mcp import Client, StdioServerParameters
 from mcp_types import CallToolResult
 from support.mcp_results import error_text, ok
 
-from kgmem.graph.launcher import free_port
+from kgmem.local_server.launcher import free_port
 from kgmem.service import Kgmem
 
 pytestmark = [pytest.mark.graph, pytest.mark.models, pytest.mark.slow]

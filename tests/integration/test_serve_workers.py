@@ -23,7 +23,7 @@ import httpx
 import pytest
 from support.servers import wait_ready
 
-from kgmem.graph.launcher import free_port
+from kgmem.local_server.launcher import free_port
 from kgmem.service import Kgmem
 
 pytestmark = [pytest.mark.graph, pytest.mark.models]

@@ -17,7 +17,7 @@ from typing import Any
 
 import httpx
 
-from kgmem.graph.launcher import LocalServer, free_port
+from kgmem.local_server.launcher import LocalServer, free_port
 from kgmem.settings import Settings
 
 

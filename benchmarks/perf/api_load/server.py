@@ -25,7 +25,7 @@ from typing import Any
 import httpx
 
 from benchmarks.common.paths import REPO
-from kgmem.graph.launcher import free_port
+from kgmem.local_server.launcher import free_port
 from kgmem.settings import Settings
 
 ROOT = REPO

@@ -26,7 +26,7 @@ import org.neo4j.graphdb.GraphDatabaseService;
  * in the process list), --pagecache SIZE, --browser-port N (0 = off).
  *
  * <p>Machine-readable lines on stdout: "KGMEM_NEO4J_READY bolt://host:port neo4j=V gds=V" or
- * "KGMEM_NEO4J_ERROR reason: message". The Python side (kgmem/graph/launcher.py) reads them.
+ * "KGMEM_NEO4J_ERROR reason: message". The Python side (kgmem/local_server/launcher.py) reads them.
  */
 public final class Launcher {
 

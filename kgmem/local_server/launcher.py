@@ -1,13 +1,13 @@
 """Start, stop and inspect the local Neo4j + GDS server built by ``tools/neo4j``.
 
-The server is a Java process (``tools/neo4j/run.sh``) running an embedded Neo4j Community DBMS
-with the open GDS procedures, Bolt on 127.0.0.1. ``LocalServer`` builds the launcher with Maven
-when needed, starts the process detached with its output in ``<home>/launcher.log``, waits for its
-READY line, and records ``<home>/server.json`` (pid, URI, versions) so ``status`` and ``stop`` work
-from another process. Construction does no I/O. The Maven project is ``tools/neo4j`` of a source
-checkout; an installed wheel carries a copy (``kgmem/graph/neo4j_project``, see setup.py), which
-the first ``build`` copies into a per-user cache (``launcher_cache_dir``) and builds there (Maven
-resolves the jars into ~/.m2), since site-packages may be read-only.
+The server is a Java process (``tools/neo4j/run.sh``) running an embedded Neo4j Community DBMS with
+the open GDS procedures, Bolt on 127.0.0.1. ``LocalServer`` builds the launcher with Maven when
+needed, starts the process detached with its output in ``<home>/launcher.log``, waits for its READY
+line, and records ``<home>/server.json`` (pid, URI, versions) so ``status`` and ``stop`` work from
+another process. Construction does no I/O. The Maven project is ``tools/neo4j`` of a source
+checkout; an installed wheel carries a copy (``kgmem/local_server/neo4j_project``, see setup.py),
+which the first ``build`` copies into a per-user cache (``launcher_cache_dir``) and builds there
+(Maven resolves the jars into ~/.m2), since site-packages may be read-only.
 """
 
 from __future__ import annotations
