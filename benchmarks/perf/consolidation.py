@@ -31,8 +31,8 @@ from typing import Any
 from benchmarks.common.harness import local_stack, write_result
 from benchmarks.common.paths import LOCOMO, add_out_argument
 from benchmarks.common.synth import build_store
-from kgmem.formats import read_locomo
 from kgmem.graph import lease_repository
+from kgmem.input_files import read_locomo
 from kgmem.lifecycle.consolidation.report import StepReport
 from kgmem.local_server.launcher import LocalServer
 from kgmem.service import Kgmem

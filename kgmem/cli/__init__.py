@@ -9,7 +9,7 @@ Commands that depend on parts built elsewhere (``serve`` needs ``kgmem.api``, ``
 ``worker`` need ``Kgmem.consolidate``) import or look them up when they run, and say clearly
 when they are missing. This module builds the ``app`` from one module per command group
 (``db``, ``serve``, ``mcp_server``, ``writing``, ``reading``, ``browsing``, ``moving``,
-``consolidation``, ``worker``; what they share is in ``plumbing``); its ``main`` is what the
+``consolidation``, ``worker``; what they share is in ``runtime``); its ``main`` is what the
 ``kgmem`` console script (``kgmem.entry``) and ``python -m kgmem`` run.
 Building the app loads typer, rich and kgmem's light modules only: the service, the Neo4j driver,
 numpy and the models are imported inside the commands that run on them (annotations under
@@ -42,7 +42,7 @@ from kgmem.cli import (
     worker,
     writing,
 )
-from kgmem.cli.plumbing import fail
+from kgmem.cli.runtime import fail
 from kgmem.errors import KgmemError
 from kgmem.extras import require
 

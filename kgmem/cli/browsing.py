@@ -18,7 +18,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from kgmem.cli.plumbing import NAMESPACE_OPT, out, print_json, run_on_kgmem
+from kgmem.cli.runtime import NAMESPACE_OPT, out, print_json, run_on_kgmem
 
 if TYPE_CHECKING:  # only annotations here: `kgmem --help` must not load the service
     from kgmem.facts import FactValue

@@ -17,7 +17,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from kgmem.cli.plumbing import (
+from kgmem.cli.runtime import (
     NAMESPACE_OPT,
     err,
     jsonable,

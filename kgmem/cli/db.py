@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import typer
 
-from kgmem.cli.plumbing import (
+from kgmem.cli.runtime import (
     fail,
     load_settings,
     out,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import typer
 
-from kgmem.cli.plumbing import NAMESPACE_OPT, fail, load_settings
+from kgmem.cli.runtime import NAMESPACE_OPT, fail, load_settings
 from kgmem.core.validation import check_namespace
 from kgmem.errors import KgmemError
 from kgmem.extras import require

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 from rich.markup import escape
 
-from kgmem.cli.plumbing import (
+from kgmem.cli.runtime import (
     NAMESPACE_OPT,
     STDIO,
     err,

@@ -20,7 +20,7 @@ import tempfile
 
 import typer
 
-from kgmem.cli.plumbing import (
+from kgmem.cli.runtime import (
     err,
     fail,
     load_settings,

@@ -28,7 +28,7 @@ import typer
 from rich.markup import escape
 
 from kgmem.cli.consolidation import STEP_OPT, _consolidate_once, _consolidator, print_report
-from kgmem.cli.plumbing import NAMESPACE_OPT, err, out, run_on_kgmem
+from kgmem.cli.runtime import NAMESPACE_OPT, err, out, run_on_kgmem
 from kgmem.errors import KgmemError
 
 if TYPE_CHECKING:  # only annotations here: `kgmem --help` must not load the service

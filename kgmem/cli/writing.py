@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import typer
 from rich.markup import escape
 
-from kgmem.cli.plumbing import (
+from kgmem.cli.runtime import (
     NAMESPACE_OPT,
     err,
     fail,
@@ -70,7 +70,9 @@ def remember_cmd(
 
 
 def _remember_file(file: Path, namespace: str | None, category: str) -> None:
-    from kgmem.formats import memory_lines  # the write path's checks: loaded when a file is read
+    from kgmem.input_files import (
+        memory_lines,  # the write path's checks: loaded when a file is read
+    )
 
     settings = load_settings()
 
@@ -108,7 +110,7 @@ def observe_cmd(
 
 
 def _observe(file: Path, namespace: str | None, chunk: int) -> None:
-    from kgmem.formats import jsonl_turns, read_locomo
+    from kgmem.input_files import jsonl_turns, read_locomo
 
     settings = load_settings()
     limit = settings.max_content_chars

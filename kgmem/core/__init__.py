@@ -7,11 +7,11 @@ may import the core without climbing back up (the ``[tool.importlinter]`` layers
 pyproject.toml checks it). What lives here:
 
 - ``time``, ``text``, ``namespaces``, ``holders``: time and text helpers (UTC timestamps,
-  normalisation, content hashes, content words, Lucene escaping), the namespace a recall also
-  reads, a lease holder's id;
-- vocabulary and checks: ``validation`` (the checks every boundary applies),
-  ``word_lists``, ``memory_kind``, ``slot_guess`` (the attribute slot a memory asserts, by its
-  embedding), ``synthesis`` (merging near-duplicate texts without losing a specific);
+  normalisation, content hashes, content words, word lists, Lucene escaping), the namespace a
+  recall also reads, a lease holder's id;
+- vocabulary and checks: ``validation`` (the checks every boundary applies), ``memory_kind``,
+  ``slot_guess`` (the attribute slot a memory asserts, by its embedding), ``synthesis`` (merging
+  near-duplicate texts without losing a specific);
 - the maths of memory: ``retention`` (FSRS-6 and exponential curves, effective stability),
   ``strength`` (dual strength, stability growth, utility), ``trust`` (source trust);
 - ``tunables``: thresholds that more than one stage, or a stage and the gateway, must agree on.

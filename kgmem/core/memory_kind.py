@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from kgmem.core.word_lists import word_set
+from kgmem.core.text import word_set
 from kgmem.taxonomy import Category, Kind
 from kgmem.taxonomy.category_tables import KIND_BY_CATEGORY
 

@@ -1,5 +1,5 @@
 """Text helpers every stage shares: normalisation, content hashes, content words, name tokens,
-Lucene escaping. Pure; ``content_words`` raises ``InvalidInput`` for a non-string.
+word lists, Lucene escaping. Pure; ``content_words`` raises ``InvalidInput`` for a non-string.
 
 Normalisation and content hashing serve exact-duplicate detection (tier 1 of the gate):
 ``normalize_text`` folds the differences that do not change what a memory says (Unicode form,
@@ -18,8 +18,15 @@ import hashlib
 import re
 import unicodedata
 
-from kgmem.core.word_lists import word_set
 from kgmem.errors import InvalidInput
+
+
+def word_set(text: str) -> frozenset[str]:
+    """The whitespace-separated words of a word list written as one string: every module that
+    keeps a stop-word, marker or keyword list writes it as text and reads it through here, so the
+    one rule (split on white space; no case folding, no punctuation handling) lives in one place."""
+    return frozenset(text.split())
+
 
 _SPACE_RE = re.compile(r"\s+")
 _TRAIL_RE = re.compile(r"[\s.!?;,:]+$")

@@ -24,8 +24,7 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
-from kgmem.core.text import escape_term
-from kgmem.core.word_lists import word_set
+from kgmem.core.text import escape_term, word_set
 from kgmem.graph import index_search, topic_repository
 from kgmem.graph.client import GraphClient
 from kgmem.recall.channels import StageClock, collect, pool_size, read_hub_words

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
-from kgmem.core.word_lists import word_set
+from kgmem.core.text import word_set
 from kgmem.recall.query import cue
 
 

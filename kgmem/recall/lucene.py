@@ -15,8 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable
 
-from kgmem.core.text import escape_term
-from kgmem.core.word_lists import word_set
+from kgmem.core.text import escape_term, word_set
 
 _TERM_RE = re.compile(r"[\w'’-]+", re.UNICODE)
 _POSSESSIVE_RE = re.compile(r"['’]s$")

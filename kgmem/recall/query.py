@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from itertools import pairwise
 
-from kgmem.core.word_lists import word_set
+from kgmem.core.text import word_set
 from kgmem.taxonomy import Category, MemoryRelation
 
 # --- Pre-retrieval gate --------------------------------------------------------------

@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from kgmem.formats import read_jsonl_turns
 from kgmem.graph import repository
+from kgmem.input_files import read_jsonl_turns
 from kgmem.records import Turn
 from kgmem.service import Kgmem
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from kgmem.errors import InvalidInput, NotFound
-from kgmem.formats import read_jsonl_turns
+from kgmem.input_files import read_jsonl_turns
 from kgmem.recall.xray import DropReason
 from kgmem.records import Turn
 from kgmem.service import Kgmem

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from kgmem.core.validation import check_text
 from kgmem.errors import InvalidInput
-from kgmem.formats import jsonl_turns, memory_lines, read_jsonl_turns, read_locomo
 from kgmem.ingest.explicit import check_explicit
 from kgmem.ingest.turns.episodes import check_turns
+from kgmem.input_files import jsonl_turns, memory_lines, read_jsonl_turns, read_locomo
 from kgmem.records import Turn
 
 ALLOWED_CONTROLS = "\t\n\r"

@@ -59,9 +59,9 @@ from benchmarks.perf.api_load.server import (
     tree_cpu_s,
     wait_ready,
 )
-from kgmem.formats import read_locomo
 from kgmem.graph import repository, transfer_repository
 from kgmem.ingest.reports import ExtractionReport
+from kgmem.input_files import read_locomo
 from kgmem.records import Turn
 from kgmem.service import Kgmem
 

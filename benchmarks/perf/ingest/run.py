@@ -33,8 +33,8 @@ from benchmarks.perf.ingest.floor import fingerprint, floor
 from benchmarks.perf.ingest.gate_scale import gate_scale
 from benchmarks.perf.ingest.trace import Tracer
 from benchmarks.perf.server_cpu import server_cpu, server_cpu_reader
-from kgmem.formats import read_locomo
 from kgmem.graph import repository
+from kgmem.input_files import read_locomo
 from kgmem.service import Kgmem
 
 

@@ -56,7 +56,7 @@ from benchmarks.common.synth import build_store
 from benchmarks.perf.recall.calibration import calibrate, cpu_shares, read_cpu_ticks
 from benchmarks.perf.recall.jvm_warmup import WARM_BATCH, Warmup, warm_up, warmup_md
 from benchmarks.perf.server_cpu import JIT_THREADS, server_cpu_reader, thread_cpu_reader
-from kgmem.formats import read_locomo
+from kgmem.input_files import read_locomo
 from kgmem.recall.request import CHANNELS
 from kgmem.service import Kgmem
 from kgmem.settings import Settings

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kgmem.core.word_lists import word_set
+from kgmem.core.text import word_set
 from kgmem.taxonomy.slots import Polarity, Slot
 
 # a value: up to the end of the clause; claims.trim_value cuts it at the first boundary word

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from kgmem.core.word_lists import word_set
+from kgmem.core.text import word_set
 from kgmem.ingest.claims.lexicon import VALUE_CANON
 
 # words that end a value: "Austin last week", "Stripe as a designer", "green now", "a Fiat Panda

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kgmem.core.synthesis import stem
-from kgmem.core.word_lists import word_set
+from kgmem.core.text import word_set
 from kgmem.ingest.claims.lexicon import KIND_WORDS
 from kgmem.ingest.claims.value_text import trim_value
 from kgmem.taxonomy.slots import SLOT_SPECS, Slot

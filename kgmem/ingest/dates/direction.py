@@ -24,7 +24,7 @@ import re
 from datetime import date, timedelta
 from typing import Literal
 
-from kgmem.core.word_lists import word_set
+from kgmem.core.text import word_set
 
 Direction = Literal["future", "past", "near"]
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from kgmem.core.word_lists import word_set
+from kgmem.core.text import word_set
 from kgmem.ingest.extractors.classification import KIN_GENDER
 from kgmem.ingest.extractors.emotion import detect_emotion
 from kgmem.ingest.extractors.rewrite import speaker_label, third_person

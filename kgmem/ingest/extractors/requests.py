@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kgmem.core.word_lists import word_set
+from kgmem.core.text import word_set
 
 _BOUNDARY_PUNCT = frozenset({",", ";", ":", "-", "–", "—", "(", "--"})
 _CONNECTORS = word_set("and but so or then also hmm well oh ok okay")

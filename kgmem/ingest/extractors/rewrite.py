@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 
-from kgmem.core.word_lists import word_set
+from kgmem.core.text import word_set
 from kgmem.ingest.extractors.rewrite_words import (
     ADVERBS,
     BASE_ED_ING,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from kgmem.core.word_lists import word_set
+from kgmem.core.text import word_set
 from kgmem.ingest.extractors.classification import KIN_GENDER
 
 # Adverbs that may sit between a subject and its verb ("I really like" → "really likes").

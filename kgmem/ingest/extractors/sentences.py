@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from kgmem.core.word_lists import word_set
+from kgmem.core.text import word_set
 from kgmem.ingest.extractors.classification import CLASSIFIED_KINDS
 from kgmem.ingest.extractors.coreference import (
     FILLER_WORDS,

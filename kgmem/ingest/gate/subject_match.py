@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import re
 
-from kgmem.core.text import normalize_name
-from kgmem.core.word_lists import word_set
+from kgmem.core.text import normalize_name, word_set
 from kgmem.ingest.gate.records import Neighbour
 
 

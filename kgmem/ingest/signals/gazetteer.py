@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from kgmem.core.word_lists import word_set
+from kgmem.core.text import word_set
 
 MAX_ENTITIES = 8  # at most 8 entities per observation
 
