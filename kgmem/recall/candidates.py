@@ -29,7 +29,9 @@ class Candidate:
     """A memory that some channel found, with that channel evidence (all times tz-aware UTC).
 
     ``vector_score`` is the vector index's raw score ((1 + cos) / 2 for Neo4j's cosine index);
-    ``bm25_score``/``activation_score``/``rrf_score`` are raw channel scores, normalised by the
+    ``bm25_score`` is already in [0, 1] (a fulltext hit's share of its list's best, or of a
+    floor when the best is weak: ``channels.collect``); ``activation_score``/``rrf_score`` are raw
+    channel scores, normalised by the
     maxima over the candidate set (:class:`Norms`). ``stability`` is the effective stability S in
     days (``lifecycle.retention.effective_stability``), not the stored per-memory multiplier;
     ``score`` also takes S as a number or callable. ``matched_entities`` are the query entities
@@ -78,7 +80,6 @@ class Candidate:
 class Norms:
     """Maxima of the unbounded channel scores over one candidate set (1.0 = already in [0, 1])."""
 
-    bm25_max: float = 1.0
     activation_max: float = 1.0
     rrf_max: float = 1.0
     # query entity -> its specificity in this set (absent: counts fully, the flat +0.1)

@@ -208,7 +208,7 @@ def _composite(
     s_days = stability(c, now) if callable(stability) else stability
     factors: dict[str, float] = {
         "similarity": similarity,
-        "bm25": _ratio(c.bm25_score, n.bm25_max),
+        "bm25": _unit(c.bm25_score or 0.0),
         "rrf": _ratio(c.rrf_score, n.rrf_max),
         "activation": _ratio(c.activation_score, n.activation_max),
         "recency": recency(since_access / _DAY, profile.recency_half_life_days),
@@ -331,7 +331,6 @@ def norms_for(candidates: Iterable[Candidate]) -> Norms:
         return max(finite, default=1.0)
 
     return Norms(
-        bm25_max=top(c.bm25_score for c in items),
         activation_max=top(c.activation_score for c in items),
         rrf_max=top(c.rrf_score for c in items),
         entity_specificity=entity_specificity(items),

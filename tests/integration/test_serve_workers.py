@@ -62,25 +62,32 @@ def test_serve_with_two_workers_answers_concurrent_recalls(
                 sent = [client.post("/graphql", json=body) for _ in range(16)]
                 return [r.json() for r in await asyncio.gather(*sent)]
 
-        answers = asyncio.run(recalls())
-        for answer in answers:
-            recall = answer["data"]["recall"]
-            assert recall["__typename"] == "RecallOk", answer
-            assert "Perpetua feeds the lighthouse cats at dawn." in [
-                h["content"] for h in recall["hits"]
-            ]
-        time.sleep(3)  # each process shares its metrics every 2 s
-        metrics = httpx.get(f"{url}/metrics", timeout=10).text
+        # Both processes accept on one socket; which one takes a connection is the kernel's
+        # and the load's choice, so send rounds of concurrent recalls until both have served
+        # (on a loaded machine one process can take a whole round while the other warms up).
+        rounds, served = 0, list[tuple[str, str]]()
+        while rounds < 6 and len(served) < 2:
+            answers = asyncio.run(recalls())
+            rounds += 1
+            for answer in answers:
+                recall = answer["data"]["recall"]
+                assert recall["__typename"] == "RecallOk", answer
+                assert "Perpetua feeds the lighthouse cats at dawn." in [
+                    h["content"] for h in recall["hits"]
+                ]
+            time.sleep(3)  # each process shares its metrics every 2 s
+            metrics = httpx.get(f"{url}/metrics", timeout=10).text
+            served = re.findall(
+                r'^kgmem_graphql_operations_total\{operation="recall",outcome="ok",pid="(\d+)"\}'
+                r" (\S+)",
+                metrics,
+                re.M,
+            )
         rss = re.findall(r'^process_resident_memory_bytes\{pid="(\d+)"\} (\S+)$', metrics, re.M)
         assert len({pid for pid, _ in rss}) == 2, rss
         assert all(float(value) > 50e6 for _, value in rss)  # each holds its own models
         assert metrics.count("# TYPE kgmem_http_requests_total counter") == 1
-        served = re.findall(
-            r'^kgmem_graphql_operations_total\{operation="recall",outcome="ok",pid="(\d+)"\} (\S+)',
-            metrics,
-            re.M,
-        )
-        assert len(served) == 2 and sum(float(n) for _, n in served) == 16, served
+        assert len(served) == 2 and sum(float(n) for _, n in served) == 16 * rounds, served
     finally:
         proc.send_signal(signal.SIGINT)
         _, stderr = proc.communicate(timeout=90)

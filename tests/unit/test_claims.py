@@ -145,6 +145,15 @@ def test_low_confidence_claims_never_act_and_say_why() -> None:
     assert isinstance(verdict, ClaimSkip) and "m1" in verdict.reason
 
 
+def test_a_stored_memory_only_guessed_to_hold_a_slot_is_not_retired_by_it() -> None:
+    # "Ibrahim watched a documentary about bees" read as a diet by the slot prototypes
+    guessed = _holder("m1", Claim("ibrahim", "diet", "documentary", confidence=0.35), T0)
+    assert claim_conflict(Claim("ibrahim", "diet", "vegan"), [guessed], 0.5) is None
+    read = _holder("m2", Claim("ibrahim", "diet", "vegetarian", confidence=0.8), T0)
+    verdict = claim_conflict(Claim("ibrahim", "diet", "vegan"), [guessed, read], 0.5)
+    assert isinstance(verdict, ClaimConflict) and verdict.holder.memory_id == "m2"
+
+
 def _candidate(key: int, text: str, claim: Claim | None, at: datetime) -> Candidate:
     fact = ExtractedFact(text, "fact", 0.8, valid_from=at, source_turn_ids=(f"t{key}",))
     vec = [1.0 if i == key % 8 else 0.0 for i in range(8)]

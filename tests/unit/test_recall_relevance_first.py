@@ -70,8 +70,9 @@ categorical = st.fixed_dictionaries(
         "content": st.sampled_from(["{s}'s phone is 555.", "{s} always runs."]),
     }
 )
-# The relevance evidence one question gives a memory: vector index score, BM25, RRF, activation.
-evidence = st.tuples(unit, st.floats(0.0, 30.0), st.floats(0.0, 0.05), unit)
+# The relevance evidence one question gives a memory: vector index score, BM25 (as the fulltext
+# channel gives it: a share of its list's best), RRF, activation.
+evidence = st.tuples(unit, unit, st.floats(0.0, 0.05), unit)
 
 
 def memory(
@@ -130,7 +131,7 @@ def assert_clear_margins_decide(ranked: list[Scored], bound: float) -> int:
 
 # The target (index 0) is the memory the question names: its evidence is drawn from the upper
 # range, the others' from anywhere, so the clear-margin case comes up often but not always.
-target_evidence = st.tuples(st.floats(0.8, 1.0), st.floats(5.0, 30.0), st.floats(0.01, 0.05), unit)
+target_evidence = st.tuples(st.floats(0.8, 1.0), st.floats(0.2, 1.0), st.floats(0.01, 0.05), unit)
 
 
 @settings(max_examples=300, deadline=None)
@@ -153,7 +154,7 @@ target_evidence = st.tuples(st.floats(0.8, 1.0), st.floats(5.0, 30.0), st.floats
                 "confidence": 1.0,
                 "source_trust": 1.0,
             },
-            (0.85, 4.0, 0.016, 0.0),
+            (0.85, 0.33, 0.016, 0.0),
         )
     ],
     target=(
@@ -167,7 +168,7 @@ target_evidence = st.tuples(st.floats(0.8, 1.0), st.floats(5.0, 30.0), st.floats
             "confidence": 0.3,
             "source_trust": 0.0,
         },
-        (0.95, 12.0, 0.0164, 0.0),
+        (0.95, 1.0, 0.0164, 0.0),
     ),
 )
 def test_the_named_subject_wins_whenever_its_relevance_margin_exceeds_the_bound(
@@ -231,8 +232,8 @@ def test_a_clearly_less_relevant_memory_with_every_prior_loses() -> None:
     }
     strong = {**weak, "accessed": 0, "access_count": 1000, "stability": 100.0}
     strong.update(importance=1.0, utility=1.0, confidence=1.0, source_trust=1.0)
-    answer = memory(1, weak, (0.95, 10.0, 0.0164, 0.0))
-    other = memory(0, strong, (0.75, 5.0, 0.0161, 0.0), {"tier": "core"})
+    answer = memory(1, weak, (0.95, 1.0, 0.0164, 0.0))
+    other = memory(0, strong, (0.75, 0.5, 0.0161, 0.0), {"tier": "core"})
     for p in PROFILES.values():
         ranked = rank([other, answer], p, NOW, stability=stability)
         assert [s.memory_id for s in ranked] == ["bob", "alice"], p.name
@@ -255,6 +256,24 @@ def for_query(c: Candidate, score: float) -> Candidate:
     gap_minutes=st.integers(0, 24 * 60),
     k=st.integers(1, 5),
 )
+@example(  # a tie made by the low-confidence multiplier, broken by one touch
+    profile="balanced",
+    store=[
+        (
+            {"created": 0, "accessed": None, "access_count": 0, "stability": 1.0,
+             "importance": 1.0, "utility": 0.0, "confidence": 1.0, "source_trust": 0.0},
+            (0.0, 0.6875),
+        ),
+        (
+            {"created": 1, "accessed": None, "access_count": 0, "stability": 1.0,
+             "importance": 1.0, "utility": 0.0, "confidence": 0.0, "source_trust": 0.0},
+            (1.0, 0.734375),
+        ),
+    ],
+    recalls=1,
+    gap_minutes=0,
+    k=1,
+)  # fmt: skip
 def test_recalling_a_does_not_change_b_beyond_near_ties(
     profile: str,
     store: list[tuple[dict[str, Any], tuple[float, float]]],
@@ -264,7 +283,9 @@ def test_recalling_a_does_not_change_b_beyond_near_ties(
 ) -> None:
     """N non-dry recalls of query A (each touching its top k, as ``touch`` does, and forming the
     Hebbian pairs among them) leave query B's ranking as it was except between memories whose
-    relevance to B is within ``history_bound`` of each other: near ties."""
+    scores for B were within ``history_bound`` of each other: near ties. (Scores, not relevance:
+    a static multiplier such as the low-confidence one can tie two memories of unlike
+    relevance, and the id that broke the tie is then no ranking a recall must keep.)"""
     p = PROFILES[profile]
     base = [memory(i, prior, (0.0, 0.0, 0.0, 0.0)) for i, (prior, _) in enumerate(store)]
     for_a = {c.id: ev[0] for c, (_, ev) in zip(base, store, strict=True)}
@@ -300,12 +321,13 @@ def test_recalling_a_does_not_change_b_beyond_near_ties(
     )
     assert relevance(before) == pytest.approx(relevance(after))  # B's relevance is B's alone
     bound = history_bound(p)
-    rel, pos_before, pos_after = relevance(before), position(before), position(after)
-    for a in rel:
-        for b in rel:
+    was = {s.memory_id: s.final for s in before}
+    pos_before, pos_after = position(before), position(after)
+    for a in was:
+        for b in was:
             if (pos_before[a] < pos_before[b]) != (pos_after[a] < pos_after[b]):
-                hi, lo = max(rel[a], rel[b]), min(rel[a], rel[b])
-                assert hi <= bound * lo, (a, b, rel[a], rel[b], bound)  # only near ties move
+                hi, lo = max(was[a], was[b]), min(was[a], was[b])
+                assert hi <= bound * lo, (a, b, was[a], was[b], bound)  # only near ties move
 
 
 # --- What is shown is what is ranked ---------------------------------------------------------

@@ -133,7 +133,7 @@ candidates = st.builds(
 def test_contributions_add_up_exactly_to_final(
     c: Candidate, profile: str, session: str | None, mood: float | None
 ) -> None:
-    norms = Norms(bm25_max=30.0, activation_max=1.0, rrf_max=0.1)
+    norms = Norms(activation_max=1.0, rrf_max=0.1)
     s = score(c, PROFILES[profile], NOW, norms=norms, session_id=session, mood_valence=mood)
     assert math.fsum(s.contributions.values()) == s.final
     assert check_additive(s)
@@ -164,11 +164,12 @@ def test_similarity_comes_back_from_the_index_score_to_cosine() -> None:
     assert s.factors["similarity"] == pytest.approx(math.sqrt(0.5))
 
 
-def test_bm25_activation_and_rrf_are_normalised_within_the_set() -> None:
-    a = cand(id="a", bm25_score=12.0, rrf_score=0.03, activation_score=0.002)
-    b = cand(id="b", bm25_score=3.0, rrf_score=0.015, activation_score=0.004)
+def test_activation_and_rrf_are_normalised_within_the_set_bm25_is_taken_as_given() -> None:
+    # the fulltext channel already made BM25 a share of its list's best (or of the floor)
+    a = cand(id="a", bm25_score=0.8, rrf_score=0.03, activation_score=0.002)
+    b = cand(id="b", bm25_score=0.25, rrf_score=0.015, activation_score=0.004)
     norms = norms_for([a, b])
-    assert norms == Norms(bm25_max=12.0, activation_max=0.004, rrf_max=0.03)
+    assert norms == Norms(activation_max=0.004, rrf_max=0.03)
     sb = score(b, BALANCED, NOW, norms=norms)
     assert (sb.factors["bm25"], sb.factors["rrf"], sb.factors["activation"]) == (0.25, 0.5, 1.0)
     assert norms_for([cand()]) == Norms()

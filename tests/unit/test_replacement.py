@@ -40,6 +40,7 @@ LATER = T0 + timedelta(days=40)
         # the rewrite's subject for a speaker with no name is a person, not a thing
         "The user is moving the Zoom call with the creative director to April 22 at 11 AM.",
         "The user has switched to almond milk.",
+        "Lucía finally found a new place near the station.",  # a new place is a new home
         # an addition in a later clause is that clause's: the change itself adds nothing
         "The user is updating the timeline to the new sprint deadline of April 5, 2024, but the"
         " user needs extra time for accessibility work.",
@@ -64,6 +65,7 @@ def test_a_persons_own_replacement(text: str) -> None:
         "Arjun's sister got married in June.",  # a relative's
         "The user now also does pottery.",  # an addition in the change's own clause
         "The printer is working again now.",  # a thing's
+        "Arjun tried a new ramen place downtown.",  # somewhere one ate, not a new home
     ],
 )
 def test_not_a_persons_own_replacement(text: str) -> None:

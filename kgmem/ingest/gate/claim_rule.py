@@ -17,7 +17,8 @@ how — or a ``ClaimSkip`` saying why it did not act, or None when nothing confl
   kind's own word ("sold my car", "quit my job"), any value of the same slot ("broke up");
 - the same value again (a repetition, or a refinement "Paris" → "Paris, France") is no change,
   except that a value that had ended and holds again ("vegan again") is one;
-- a claim below ``min_confidence`` never retires anything.
+- a claim below ``min_confidence`` never retires anything, and a stored memory whose claim is
+  below it is never retired by one.
 
 Which side wins (newer fact, keep existing, merge, ask) is the gate's conflict strategy, applied
 by ``write_gate.decide``. Pure and deterministic: holders are visited newest first, ties by id.
@@ -73,6 +74,10 @@ def claim_conflict(
     for h in sorted(holders, key=_newest_first):
         hc = h.claim
         if hc is None or hc.subject != claim.subject:
+            continue
+        if hc.confidence < min_confidence:
+            # the stored memory was only guessed to hold this slot ("watched a documentary about
+            # bees" as a diet): a guess is not a value to retire
             continue
         # An ending that names its thing closes the memory that mentions it, whatever slot that
         # memory was read as: "Biscuit passed away" ends "has a golden retriever named Biscuit",

@@ -54,8 +54,9 @@ _CHANGED_RE = re.compile(
     r"|got (?:married|engaged|divorced|hired|promoted)|broke up|split up|started (?:seeing|dating)"
     r"|(?:is|are|am|'s|'re|'m) back (?:on|to|in)|(?:gave|given|giving) up|cut out"
     r"|(?:got|had) (?:\w+ ){1,3}wrong|told you (?:the )?wrong|misspoke\w*|misdiagnosed"
-    r"|new (?:\w+ )?(?:target|goal|plan|deadline|date|time|job|role|position|place|home|house"
-    r"|flat|apartment|school|course|favou?rite|go-to)"
+    # "a new place" is a home; "a new ramen place" is somewhere one ate once
+    r"|new (?:\w+ )?(?:target|goal|plan|deadline|date|time|job|role|position|home|house"
+    r"|flat|apartment|school|course|favou?rite|go-to)|new place"
     # a measure or an appointment moved: "improved to 78%", "rescheduled to March 22 at 4:30"
     r"|(?:moving|rescheduled|postponed|delayed|brought|improved|grown|grew|rose|risen"
     r"|fell|fallen|jumped|climbed|reached)(?: [\w,]+){0,7} (?:up |back |down |forward )?to)\b",
