@@ -145,13 +145,26 @@ def test_low_confidence_claims_never_act_and_say_why() -> None:
     assert isinstance(verdict, ClaimSkip) and "m1" in verdict.reason
 
 
-def test_a_stored_memory_only_guessed_to_hold_a_slot_is_not_retired_by_it() -> None:
-    # "Ibrahim watched a documentary about bees" read as a diet by the slot prototypes
-    guessed = _holder("m1", Claim("ibrahim", "diet", "documentary", confidence=0.35), T0)
-    assert claim_conflict(Claim("ibrahim", "diet", "vegan"), [guessed], 0.5) is None
+def test_a_past_happening_only_guessed_to_hold_a_slot_is_not_retired_through_it() -> None:
+    # "watched a documentary about bees" read as a diet by the slot prototypes
+    said = "Ibrahim watched a documentary about bees the other night."
+    guess = Claim("ibrahim", "diet", "documentary", confidence=0.35)
+    happening = Neighbour("m1", said, "h1", 0.0, valid_from=T0, claim=guess)
+    assert claim_conflict(Claim("ibrahim", "diet", "vegan"), [happening], 0.5) is None
     read = _holder("m2", Claim("ibrahim", "diet", "vegetarian", confidence=0.8), T0)
-    verdict = claim_conflict(Claim("ibrahim", "diet", "vegan"), [guessed, read], 0.5)
+    verdict = claim_conflict(Claim("ibrahim", "diet", "vegan"), [happening, read], 0.5)
     assert isinstance(verdict, ClaimConflict) and verdict.holder.memory_id == "m2"
+    # a state guessed with as little confidence is still the value a change replaces
+    state = Neighbour(
+        "m3",
+        "The user is in the pre-med track.",
+        "h3",
+        0.0,
+        valid_from=T0,
+        claim=Claim("user", "field_of_study", "pre-med track", confidence=0.43),
+    )
+    verdict = claim_conflict(Claim("user", "field_of_study", "nursing"), [state], 0.5)
+    assert isinstance(verdict, ClaimConflict)
 
 
 def _candidate(key: int, text: str, claim: Claim | None, at: datetime) -> Candidate:

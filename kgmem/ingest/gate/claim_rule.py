@@ -17,8 +17,8 @@ how — or a ``ClaimSkip`` saying why it did not act, or None when nothing confl
   kind's own word ("sold my car", "quit my job"), any value of the same slot ("broke up");
 - the same value again (a repetition, or a refinement "Paris" → "Paris, France") is no change,
   except that a value that had ended and holds again ("vegan again") is one;
-- a claim below ``min_confidence`` never retires anything, and a stored memory whose claim is
-  below it is never retired by one.
+- a claim below ``min_confidence`` never retires anything, and a stored memory that reports a
+  past happening and was only guessed (below it) to hold a slot is not retired through that slot.
 
 Which side wins (newer fact, keep existing, merge, ask) is the gate's conflict strategy, applied
 by ``write_gate.decide``. Pure and deterministic: holders are visited newest first, ties by id.
@@ -26,6 +26,7 @@ by ``write_gate.decide``. Pure and deterministic: holders are visited newest fir
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -75,14 +76,14 @@ def claim_conflict(
         hc = h.claim
         if hc is None or hc.subject != claim.subject:
             continue
-        if hc.confidence < min_confidence:
-            # the stored memory was only guessed to hold this slot ("watched a documentary about
-            # bees" as a diet): a guess is not a value to retire
-            continue
         # An ending that names its thing closes the memory that mentions it, whatever slot that
         # memory was read as: "Biscuit passed away" ends "has a golden retriever named Biscuit",
         # "sold Duchess" ends "keeps a horse called Duchess" (read as a pet, sold as a thing).
         named = ended and _names(claim) and overlaps(claim.value, h.content)
+        if not named and hc.confidence < min_confidence and _REPORTS_PAST_RE.match(h.content):
+            # a one-off happening only guessed to hold a slot ("Ibrahim watched a documentary
+            # about bees the other night" as a diet) is no value a new one replaces
+            continue
         if family(hc.slot) != family(claim.slot) and not named:
             continue
         check = _change(claim, hc, ended, is_multi_valued(slot) and not replacing, named)
@@ -121,6 +122,13 @@ def _change(
     return ContradictionCheck(ContradictionKind.VALUE_CHANGE, (held.value, claim.value), cue)
 
 
+# A memory that reports a past happening: its subject (a name, "The user", "A parcel Pavel"),
+# then a verb in the simple past within its first words.
+_REPORTS_PAST_RE = re.compile(
+    r"^\W*(?:[\w'’-]+\s+){1,4}?(?:\w+ed|went|got|had|made|took|saw|ate|ran|bought|came|met"
+    r"|found|was|were|did|felt|heard|spent|gave|left|won|lost|broke|caught|wrote|read|drove)\b",
+    re.IGNORECASE,
+)
 # What a transition calls the thing when it names no instance: "sold my car" ends whichever car
 # was held ("an old Fiat Panda"), "quit my job" whichever employer.
 _GENERIC_VALUES = frozenset({"job", "work", "position", "role"})
