@@ -24,6 +24,17 @@ class InvalidInput(KgmemError):
     code = "invalid_input"
 
 
+class InvalidOption(InvalidInput):
+    """An option (a recall's profile, mode, channels, ...) has a value kgmem does not accept;
+    ``option`` names it and ``allowed`` lists the accepted values where there is a fixed set.
+    Raised before anything runs; its code stays ``invalid_input`` for every interface."""
+
+    def __init__(self, option: str, message: str, allowed: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.option = option
+        self.allowed = allowed
+
+
 class NotFound(KgmemError):
     """A memory, entity or other record named by the caller does not exist in its namespace."""
 

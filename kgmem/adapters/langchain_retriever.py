@@ -26,6 +26,7 @@ from pydantic import ConfigDict, Field
 
 from kgmem.adapters.bridge import Bridge
 from kgmem.errors import KgmemError
+from kgmem.recall.options import RecallOptions
 from kgmem.recall.results import RecallHit, RecallResult
 from kgmem.sdk import KgmemClient, run_sync
 
@@ -61,8 +62,9 @@ class KgmemRetriever(BaseRetriever):
 
     def _recall(self, query: str) -> Coroutine[Any, Any, RecallResult]:
         service = self.memory.service if isinstance(self.memory, Bridge) else self.memory
+        options = RecallOptions.parse(limit=self.k, **self.options)  # typed errors, no I/O
         recall: Coroutine[Any, Any, RecallResult] = service.recall(
-            query, namespace=self.namespace, limit=self.k, **self.options
+            query, options, namespace=self.namespace
         )
         return recall
 

@@ -25,6 +25,7 @@ from kgmem.api.recall_types import RecallOk
 from kgmem.api.rejected import attempt
 from kgmem.api.results import RecallResultUnion
 from kgmem.api.types import Entity, Memory, StatusChange
+from kgmem.recall.options import RecallOptions
 
 
 @strawberry.type
@@ -59,9 +60,7 @@ class Query:
             ns = ctx.namespace(namespace)
             t0 = time.perf_counter()
             try:
-                result = await ctx.km.recall(
-                    query,
-                    namespace=ns,
+                options = RecallOptions.parse(
                     limit=limit,
                     profile=profile,
                     mode=mode,
@@ -73,7 +72,9 @@ class Query:
                     dry=dry,
                     session_id=session_id,
                     episode_hits=episode_hits,
-                    bookmarks=bookmarks or (),
+                )
+                result = await ctx.km.recall(
+                    query, options, namespace=ns, bookmarks=bookmarks or ()
                 )
             finally:
                 ctx.metrics.recall_seconds.observe(time.perf_counter() - t0)

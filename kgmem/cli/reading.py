@@ -19,12 +19,15 @@ from rich.table import Table
 
 from kgmem.cli.runtime import (
     NAMESPACE_OPT,
+    fail,
     load_settings,
     out,
     print_json,
     run_on_kgmem,
     run_on_memory,
 )
+from kgmem.errors import KgmemError
+from kgmem.recall.options import RecallOptions
 
 if TYPE_CHECKING:  # only annotations here: `kgmem --help` must not load the service
     from kgmem.recall.xray import Xray
@@ -48,16 +51,17 @@ def recall_cmd(
     ),
 ) -> None:
     """Recall the memories that best answer a query (--explain shows why)."""
-    options: dict[str, Any] = {"dry": dry, "episode_hits": episodes}
-    if profile:
-        options["profile"] = profile
-    if mode:
-        options["mode"] = mode
+    try:  # checked before any connection: a bad profile or mode costs nothing
+        options = RecallOptions.parse(
+            limit=limit, profile=profile, mode=mode, dry=dry, episode_hits=episodes
+        )
+    except KgmemError as exc:
+        fail(exc)
     settings = load_settings()
-    if settings.api_url and explain:
-        options["explain"] = True  # the API sends the X-ray only when asked
+    # the API sends the X-ray only when asked; the in-process service always makes one
+    remote = {"explain": True} if settings.api_url and explain else {}
     result = run_on_memory(
-        lambda memory: memory.recall(query, namespace=namespace, limit=limit, **options), settings
+        lambda memory: memory.recall(query, options, namespace=namespace, **remote), settings
     )
     if as_json:
         payload: dict[str, Any] = {"query": query, "skipped": result.skipped, "hits": result.hits}

@@ -49,6 +49,7 @@ from kgmem.mcp.shapes import (
     Timeline,
     TimelineEntry,
 )
+from kgmem.recall.options import RecallOptions
 from kgmem.records import Turn
 
 READS = ToolAnnotations(read_only_hint=True, open_world_hint=False)
@@ -192,9 +193,7 @@ def register_reads(server: MCPServer, backend: Backend) -> None:
         async def run() -> Recalled:
             ns = calls.namespace(backend, ctx, namespace)
             km = await backend.service(ctx)
-            result = await km.recall(
-                query,
-                namespace=ns,
+            options = RecallOptions.parse(
                 limit=calls.limit(backend, limit),
                 profile=profile,
                 mode=mode,
@@ -205,6 +204,7 @@ def register_reads(server: MCPServer, backend: Backend) -> None:
                 as_of=as_of,
                 session_id=session_id,
             )
+            result = await km.recall(query, options, namespace=ns)
             return Recalled.of(result, ns)
 
         return await answer("recall", run)
@@ -228,14 +228,14 @@ def register_reads(server: MCPServer, backend: Backend) -> None:
         async def run() -> Explanation:
             ns = calls.namespace(backend, ctx, namespace)
             km = await backend.service(ctx)
-            xray = await km.explain(
-                query,
-                namespace=ns,
+            options = RecallOptions.parse(
                 limit=calls.limit(backend, limit),
                 profile=profile,
                 mode=mode,
                 as_of=as_of,
+                dry=True,  # explaining a recall is not an access to its memories
             )
+            xray = await km.explain(query, options, namespace=ns)
             return Explanation.of(xray, ns)
 
         return await answer("explain", run)

@@ -35,6 +35,7 @@ from kgmem.recall.filters import Evidence, Filters
 from kgmem.recall.fusion import fuse
 from kgmem.recall.hyde import hyde_variants
 from kgmem.recall.hydration import hydrate
+from kgmem.recall.options import Activation
 from kgmem.recall.profiles import get_profile
 from kgmem.recall.query import decompose, should_expand, should_skip, strategy_for
 from kgmem.recall.request import RecallRequest
@@ -107,7 +108,7 @@ async def recall(
             {"id": mid, "weight": 1.0 / (1 + i)}
             for i, (mid, _) in enumerate(fused[:ACTIVATION_SEEDS])
         ]
-        if req.activation == "pagerank":  # GDS on the namespace's maintained projection
+        if req.activation is Activation.PAGERANK:  # GDS on the namespace's maintained projection
             rows = await gds.pagerank_memories(
                 graph, req.namespace, [mid for mid, _ in fused[:ACTIVATION_SEEDS]], pool_size(req)
             )

@@ -32,6 +32,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from kgmem.core.text import content_words
+from kgmem.recall.options import ModeName
 
 if TYPE_CHECKING:
     from kgmem.recall.request import RecallRequest
@@ -78,7 +79,7 @@ def wanted(req: RecallRequest) -> bool:
         and req.categories is None
         and req.tiers is None
         and req.min_confidence == 0.0
-        and req.mode == "full_context"
+        and req.mode is ModeName.FULL_CONTEXT
     )
 
 

@@ -19,6 +19,7 @@ from enum import StrEnum
 from itertools import pairwise
 
 from kgmem.core.text import word_set
+from kgmem.recall.options import Channel
 from kgmem.taxonomy import Category, MemoryRelation
 
 # --- Pre-retrieval gate --------------------------------------------------------------
@@ -138,8 +139,8 @@ def classify_intent(query: str) -> Intent:
 # with all five channels for every question (a conversation's speakers are hubs whose thousands of
 # mentions tie, so the entity list is mostly an id tie-break), and they were a third of a
 # recall's CPU (benchmarks/RESULTS.md, LoCoMo section).
-HYBRID = ("vector", "fulltext", "episode", "claim")
-GRAPH = (*HYBRID, "entity", "activation")
+HYBRID = (Channel.VECTOR, Channel.FULLTEXT, Channel.EPISODE, Channel.CLAIM)
+GRAPH = (*HYBRID, Channel.ENTITY, Channel.ACTIVATION)
 
 
 @dataclass(frozen=True)
@@ -166,7 +167,7 @@ class Strategy:
     categories: frozenset[Category] | None = None
     graph_hops: int = 1
     relations: frozenset[MemoryRelation] = frozenset()
-    channels: tuple[str, ...] = HYBRID
+    channels: tuple[Channel, ...] = HYBRID
 
 
 # The two router tables, merged. One hop is the entity channel's default walk;

@@ -16,12 +16,13 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from types import TracebackType
-from typing import Any
+from typing import Any, Unpack
 
 import httpx
 
 from kgmem.facts import EntityFacts
 from kgmem.ingest.reports import ExtractionOutcome, ExtractionReport, ObserveReport
+from kgmem.recall.options import RecallChoices, RecallOptions, options_of
 from kgmem.recall.results import RecallResult
 from kgmem.recall.xray import Xray
 from kgmem.records import Turn, TurnSkip, WriteReceipt
@@ -212,12 +213,19 @@ class KgmemClient:
         return receipt_of(r["receipt"])
 
     async def recall(
-        self, query: str, *, namespace: str | None = None, limit: int = 10, **options: Any
+        self,
+        query: str,
+        options: RecallOptions | None = None,
+        *,
+        namespace: str | None = None,
+        bookmarks: Sequence[str] = (),
+        explain: bool = False,
+        **choices: Unpack[RecallChoices],
     ) -> RecallResult:
-        """Ranked memories; options: profile, mode, categories, tiers, min_confidence,
-        include_superseded, as_of, dry, session_id, bookmarks (as for ``Kgmem.recall``),
-        explain."""
-        variables = recall_variables(query, namespace, limit, options)
+        """Ranked memories; options as a record or keywords, as for ``Kgmem.recall`` (validated
+        here, before any request); ``explain`` asks the server for the X-ray."""
+        chosen = options_of(options, choices)
+        variables = recall_variables(query, namespace, chosen, explain=explain, bookmarks=bookmarks)
         r = await self._field(RECALL, variables, "recall")
         hits = tuple(hit_of(h) for h in r["hits"])
         raw = (r.get("xray") or {}).get("raw")
@@ -225,12 +233,23 @@ class KgmemClient:
         return RecallResult(hits=hits, xray=xray, skipped=r.get("skipped"))
 
     async def explain(
-        self, query: str, *, namespace: str | None = None, limit: int = 10, **options: Any
+        self,
+        query: str,
+        options: RecallOptions | None = None,
+        *,
+        namespace: str | None = None,
+        bookmarks: Sequence[str] = (),
+        **choices: Unpack[RecallChoices],
     ) -> Xray:
-        """The X-ray of a recall; dry unless ``dry=False`` (explaining is not an access)."""
-        options.setdefault("dry", True)
-        options["explain"] = True
-        return (await self.recall(query, namespace=namespace, limit=limit, **options)).xray
+        """The X-ray of a recall; with keyword options dry unless ``dry=False`` (explaining is
+        not an access)."""
+        if options is None:
+            choices.setdefault("dry", True)
+        chosen = options_of(options, choices)
+        result = await self.recall(
+            query, chosen, namespace=namespace, bookmarks=bookmarks, explain=True
+        )
+        return result.xray
 
     async def entity_facts(
         self, entity: str, *, slot: str | None = None, namespace: str | None = None

@@ -2,24 +2,22 @@
 
 Contract. ``OBSERVE``, ``REMEMBER``, ``RECALL`` and ``FACTS`` are the documents of the ``Memory``
 calls; each root field is a union whose ``Rejected`` member carries ``reason`` and ``code``.
-:func:`recall_variables` maps ``Kgmem.recall``'s keyword options to the ``recall`` field's
-arguments and filters, and refuses (``InvalidInput``) an option the API does not take. Pure.
+:func:`recall_variables` maps a ``RecallOptions`` record to the ``recall`` field's arguments and
+filters, and refuses (``InvalidOption``) an option the API does not take. Pure.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any
+from collections.abc import Callable, Sequence
 
-from kgmem.errors import InvalidInput
+from kgmem.errors import InvalidOption
+from kgmem.recall.options import Activation, RecallOptions
 
-# Recall options the GraphQL ``recall`` field accepts, and the argument each maps to.
-_RECALL_ARGS = {"profile": "profile", "mode": "mode", "as_of": "asOf", "session_id": "sessionId"}
-_RECALL_FILTERS = {
-    "categories": "categories",
-    "tiers": "tiers",
-    "min_confidence": "minConfidence",
-    "include_superseded": "includeSuperseded",
+# Recall options only the in-process service runs (the GraphQL field has no argument for them),
+# each with the test for a value other than its default.
+_LOCAL_ONLY: dict[str, Callable[[RecallOptions], bool]] = {
+    "channels": lambda o: bool(o.channels),
+    "activation": lambda o: o.activation is not Activation.SPREADING,
 }
 
 _RECEIPT = "action memoryId reason relatedIds entities"
@@ -74,30 +72,41 @@ query Recall($query: String!, $limit: Int!, $dry: Boolean!, $explain: Boolean!,
 
 
 def recall_variables(
-    query: str, namespace: str | None, limit: int, options: dict[str, Any]
-) -> dict[str, Any]:
-    opts = dict(options)
-    variables: dict[str, Any] = {
+    query: str,
+    namespace: str | None,
+    options: RecallOptions,
+    *,
+    explain: bool = False,
+    bookmarks: Sequence[str] = (),
+) -> dict[str, object]:
+    """The ``recall`` field's variables for a typed options record; a filter left at its
+    default is not sent (the server's default is the same)."""
+    local = [name for name, off in _LOCAL_ONLY.items() if off(options)]
+    if local:
+        raise InvalidOption(local[0], f"recall options not available over the API: {local}")
+    filters: dict[str, object] = {}
+    if options.categories is not None:
+        filters["categories"] = sorted(options.categories)
+    if options.tiers is not None:
+        filters["tiers"] = sorted(options.tiers)
+    if options.min_confidence:
+        filters["minConfidence"] = options.min_confidence
+    if options.include_superseded:
+        filters["includeSuperseded"] = True
+    return {
         "query": query,
-        "limit": limit,
+        "limit": options.limit,
         "namespace": namespace,
-        "dry": bool(opts.pop("dry", False)),
-        "explain": bool(opts.pop("explain", False)),
-        "episodeHits": bool(opts.pop("episode_hits", True)),
-        "bookmarks": list(opts.pop("bookmarks", None) or ()) or None,
+        "dry": options.dry,
+        "explain": explain,
+        "episodeHits": options.episode_hits,
+        "bookmarks": list(bookmarks) or None,
+        "profile": str(options.profile),
+        "mode": str(options.mode),
+        "asOf": options.as_of.isoformat() if options.as_of else None,
+        "sessionId": options.session_id,
+        "filters": filters or None,
     }
-    for name, arg in _RECALL_ARGS.items():
-        value = opts.pop(name, None)
-        variables[arg] = value.isoformat() if isinstance(value, datetime) else value
-    filters = {arg: opts.pop(name) for name, arg in _RECALL_FILTERS.items() if name in opts}
-    if "categories" in filters or "tiers" in filters:
-        for key in ("categories", "tiers"):
-            if filters.get(key) is not None:
-                filters[key] = list(filters[key])
-    variables["filters"] = filters or None
-    if opts:
-        raise InvalidInput(f"recall options not available over the API: {sorted(opts)}")
-    return variables
 
 
 FACTS = f"""

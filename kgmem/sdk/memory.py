@@ -13,10 +13,11 @@ import asyncio
 import concurrent.futures
 from collections.abc import AsyncIterator, Coroutine, Sequence
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, Unpack, runtime_checkable
 
 from kgmem.facts import EntityFacts
 from kgmem.ingest.reports import ObserveReport
+from kgmem.recall.options import RecallChoices, RecallOptions
 from kgmem.recall.results import RecallResult
 from kgmem.recall.xray import Xray
 from kgmem.records import Turn, WriteReceipt
@@ -47,11 +48,23 @@ class Memory(Protocol):
     ) -> WriteReceipt: ...
 
     async def recall(
-        self, query: str, *, namespace: str | None = None, limit: int = 10, **options: Any
+        self,
+        query: str,
+        options: RecallOptions | None = None,
+        *,
+        namespace: str | None = None,
+        bookmarks: Sequence[str] = (),
+        **choices: Unpack[RecallChoices],
     ) -> RecallResult: ...
 
     async def explain(
-        self, query: str, *, namespace: str | None = None, limit: int = 10, **options: Any
+        self,
+        query: str,
+        options: RecallOptions | None = None,
+        *,
+        namespace: str | None = None,
+        bookmarks: Sequence[str] = (),
+        **choices: Unpack[RecallChoices],
     ) -> Xray: ...
 
     async def entity_facts(

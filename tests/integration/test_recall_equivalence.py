@@ -22,6 +22,7 @@ from kgmem.recall import channels as searches
 from kgmem.recall import engine, request
 from kgmem.recall.filters import Evidence, to_candidate
 from kgmem.recall.lucene import QUESTION_WORDS, hub_words, to_lucene
+from kgmem.recall.options import RecallOptions
 from kgmem.recall.profiles import get_profile
 from kgmem.recall.query import decompose
 from kgmem.records import Turn
@@ -112,7 +113,7 @@ async def _sequential_channels(
 def test_concurrent_channels_equal_the_sequential_ones(
     km: Kgmem, arun: Any, store: str, query: str, channels: tuple[str, ...]
 ) -> None:
-    req = request.build_request(query, store, channels=channels)
+    req = request.build_request(query, store, RecallOptions.parse(channels=channels))
     subs = decompose(query)
     expected = arun(_sequential_channels(km, req, subs))
     for _ in range(2):  # the second run serves the embedding from the query cache
@@ -170,7 +171,7 @@ def test_concurrent_recalls_equal_sequential_ones(km: Kgmem, arun: Any, store: s
     now = T0 + timedelta(days=3)  # one clock for all: recency must not differ between runs
 
     def one(query: str) -> Any:
-        req = request.build_request(query, store, dry=True)
+        req = request.build_request(query, store, RecallOptions(dry=True))
         return engine.recall(km.graph, km.embedder, km.nlp, req, now=now)
 
     async def many() -> list[Any]:

@@ -10,6 +10,7 @@ from kgmem.graph import repository
 from kgmem.recall import request
 from kgmem.recall.channels import StageClock, run_channels
 from kgmem.recall.feedback import refine
+from kgmem.recall.options import RecallOptions
 from kgmem.recall.profiles import get_profile
 from kgmem.service import Kgmem
 
@@ -34,8 +35,10 @@ def test_feedback_search_replaces_the_text_lists_with_the_expanded_query(
     req = request.build_request(
         "Which dog did Priya adopt from the rescue?",
         namespace,
-        profile="precise",
-        channels=["vector", "fulltext", "episode"],  # the factual intent's (the engine routes)
+        RecallOptions.parse(
+            profile="precise",
+            channels=["vector", "fulltext", "episode"],  # the factual intent's (engine routes)
+        ),
     )
     ev, rankings, _, _ = arun(
         run_channels(km.graph, km.embedder, km.nlp, req, [req.query], StageClock())

@@ -18,6 +18,7 @@ from kgmem.recall.episode_hits import (
     unclaimed_turns,
     wanted,
 )
+from kgmem.recall.options import RecallOptions
 from kgmem.recall.request import build_request
 
 AT = datetime(2024, 5, 1, 10, tzinfo=UTC)
@@ -82,11 +83,11 @@ def test_with_few_memories_the_turn_comes_after_all_of_them() -> None:
 
 def test_only_a_plain_recall_takes_episode_hits() -> None:
     assert wanted(build_request("bakeries?", "ns"))
-    assert not wanted(build_request("bakeries?", "ns", episode_hits=False))
-    assert not wanted(build_request("bakeries?", "ns", categories=["fact"]))
-    assert not wanted(build_request("bakeries?", "ns", min_confidence=0.5))
-    assert not wanted(build_request("bakeries?", "ns", mode="facts_only"))
-    assert wanted(build_request("bakeries?", "ns", as_of=AT))
+    assert not wanted(build_request("bakeries?", "ns", RecallOptions.parse(episode_hits=False)))
+    assert not wanted(build_request("bakeries?", "ns", RecallOptions.parse(categories=["fact"])))
+    assert not wanted(build_request("bakeries?", "ns", RecallOptions.parse(min_confidence=0.5)))
+    assert not wanted(build_request("bakeries?", "ns", RecallOptions.parse(mode="facts_only")))
+    assert wanted(build_request("bakeries?", "ns", RecallOptions.parse(as_of=AT)))
 
 
 @given(

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from kgmem.core.namespaces import recall_namespaces
 from kgmem.errors import InvalidInput
 from kgmem.recall.hyde import HydeIntent, classify_hyde_intent, hyde_variants
+from kgmem.recall.options import RecallOptions
 from kgmem.recall.query import (
     AUTO_EXPAND_THRESHOLD,
     GRAPH,
@@ -179,11 +180,13 @@ def test_each_intent_searches_its_primary_methods_channels() -> None:
 
 def test_a_request_names_channels_or_leaves_them_to_the_router() -> None:
     assert build_request("where does Ann work?", "ns").channels == ()
-    picked = build_request("q", "ns", channels=["entity", "vector", "entity"]).channels
+    picked = build_request(
+        "q", "ns", RecallOptions.parse(channels=["entity", "vector", "entity"])
+    ).channels
     assert picked == ("entity", "vector")  # in the caller's order, once each
     for bad in ([], ["telepathy"], "vector", 3, [1]):
         with pytest.raises(InvalidInput, match="channels"):
-            build_request("q", "ns", channels=bad)
+            RecallOptions.parse(channels=bad)
 
 
 # --- decomposition -----------------------------------------------------------------------------

@@ -35,6 +35,7 @@ from benchmarks.quality.retrieval.baselines import scored_questions
 from benchmarks.quality.retrieval.metrics import aggregate, score_ranking
 from kgmem.graph import index_search, repository, topic_repository
 from kgmem.recall import engine, request
+from kgmem.recall.options import RecallOptions
 from kgmem.service import Kgmem
 from kgmem.settings import Settings
 
@@ -143,10 +144,8 @@ async def replay(
     for sample in load_locomo(data, conversations=conversations):
         ns = f"{reuse}-{sample.sample_id}"
         for i, q in enumerate(scored_questions(sample)):
-            opts: dict[str, Any] = {"profile": profile, "dry": True}
-            if channels:
-                opts["channels"] = channels
-            req = request.build_request(q.question, ns, limit=limit, **opts)
+            opts = RecallOptions.parse(limit=limit, profile=profile, dry=True, channels=channels)
+            req = request.build_request(q.question, ns, opts)
             res = await engine.recall(km.graph, embedder, nlp, req, now=NOW)  # type: ignore[arg-type]
             ids = [h.memory_id for h in res.hits]
             ranked = ranked_turns(ids, {h.memory_id: h.turn_ids for h in res.hits})
