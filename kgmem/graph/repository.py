@@ -9,12 +9,13 @@ declares, and shapes the rows. Namespace is a required argument of every data fu
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from kgmem.core.strength import MAX_STABILITY_MULTIPLIER, NEIGHBOUR_BOOST
 from kgmem.core.tunables import REINFORCE_DELTA
 from kgmem.graph.client import GraphClient, Row, Step
+from kgmem.graph.rows import RecallCandidate, recall_candidate
 
 
 async def get_memory(graph: GraphClient, *, namespace: str, memory_id: str) -> Row | None:
@@ -309,22 +310,14 @@ async def search_memory_activation(
     return list(rows[0]["rows"])  # one row holds the ranked list (see the query's header)
 
 
-# get_recall_candidates sends these as UTC epoch microseconds (see its header)
-_RECALL_TIMES = ("created_at", "last_accessed", "valid_from", "valid_until", "recorded_at")
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-async def get_recall_candidates(graph: GraphClient, *, namespace: str, ids: list[str]) -> list[Row]:
+async def get_recall_candidates(
+    graph: GraphClient, *, namespace: str, ids: list[str]
+) -> list[RecallCandidate]:
     if not ids:
         return []
     result = await graph.run("get_recall_candidates", namespace=namespace, ids=ids)
-    rows: list[Row] = result[0]["rows"]  # one row holds the list (see the query's header)
-    for row in rows:
-        memory = row["memory"]
-        for key in _RECALL_TIMES:
-            if memory[key] is not None:  # exact: the driver also truncates nanoseconds
-                memory[key] = _EPOCH + timedelta(microseconds=memory[key])
-    return rows
+    # one row holds the list (see the query's header)
+    return [recall_candidate(row) for row in result[0]["rows"]]
 
 
 async def touch_memories(

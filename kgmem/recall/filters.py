@@ -1,6 +1,7 @@
 """Candidate hydration and the recall filters, as pure functions over graph rows.
 
-``to_candidate`` turns a ``get_recall_candidates`` row plus its channel evidence into a scoring
+``to_candidate`` turns a ``get_recall_candidates`` record (``graph.rows.RecallCandidate``) plus
+its channel evidence into a scoring
 ``Candidate``. ``apply_filters`` keeps what the request asks for and returns every other
 candidate with the reason it was left out (status, validity, confidence floor, mode, category,
 tier), so the X-ray can show what was dropped and why. Point-in-time (``as_of``) is bi-temporal:
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from kgmem.core.time import as_utc
+from kgmem.graph.rows import RecallCandidate
 from kgmem.recall.candidates import Candidate, Embedding
 from kgmem.recall.profiles import Mode
 from kgmem.recall.xray import Dropped, DropReason
@@ -51,53 +52,46 @@ class Evidence:
     path_confidences: tuple[float, ...] = ()
 
 
-def _dt(value: Any) -> datetime | None:
-    return as_utc(value) if value is not None else None
-
-
 def to_candidate(
-    row: dict[str, Any],
+    row: RecallCandidate,
     ev: Evidence,
     rrf_score: float,
     query_entities: frozenset[str],
     embedding: Embedding | None = None,
 ) -> Candidate:
-    m = row["memory"]
-    entities = tuple(row.get("entities") or ())
-    co = max(
-        (int(c.get("count") or 0) for c in row.get("coactive") or [] if c.get("id")), default=0
-    )
-    emb = embedding if embedding is not None else m.get("embedding")
+    m = row.memory
+    co = max((c.count for c in row.coactive), default=0)
+    emb = embedding if embedding is not None else m.embedding
     return Candidate(
-        id=m["id"],
-        content=m["content"],
-        created_at=as_utc(m["created_at"]),
-        category=m.get("category") or "fact",
-        memory_type=m.get("type"),
-        status=m.get("status") or "active",
-        tier=m.get("tier") or "episodic",
-        lifecycle_state=m.get("lifecycle_state"),
-        verification_state=m.get("verification_state"),
-        source=m.get("source") or "unknown",
-        importance=float(m.get("importance") or 0.5),
-        utility=float(m.get("utility") or 0.5),
-        confidence=float(m.get("confidence") or 0.5),
-        source_trust=float(m.get("source_trust") or 0.5),
-        access_count=int(m.get("access_count") or 0),
-        last_accessed=_dt(m.get("last_accessed")),
-        stability=float(m.get("stability") or 1.0),
-        valid_from=_dt(m.get("valid_from")),
-        valid_until=_dt(m.get("valid_until")),
-        session_id=m.get("session_id"),
-        entities=entities,
-        valence=float(m.get("valence") or 0.0),
+        id=m.id,
+        content=m.content,
+        created_at=m.created_at,
+        category=m.category or "fact",
+        memory_type=m.type,
+        status=m.status or "active",
+        tier=m.tier or "episodic",
+        lifecycle_state=m.lifecycle_state,
+        verification_state=m.verification_state,
+        source=m.source or "unknown",
+        importance=float(m.importance or 0.5),
+        utility=float(m.utility or 0.5),
+        confidence=float(m.confidence or 0.5),
+        source_trust=float(m.source_trust or 0.5),
+        access_count=int(m.access_count or 0),
+        last_accessed=m.last_accessed,
+        stability=float(m.stability or 1.0),
+        valid_from=m.valid_from,
+        valid_until=m.valid_until,
+        session_id=m.session_id,
+        entities=row.entities,
+        valence=float(m.valence or 0.0),
         embedding=emb if emb is not None and len(emb) else None,
         vector_score=ev.vector,
         bm25_score=ev.bm25,
         activation_score=ev.activation,
         rrf_score=rrf_score,
         co_activation=co,
-        matched_entities=tuple(sorted(query_entities & set(entities))),
+        matched_entities=tuple(sorted(query_entities & set(row.entities))),
         holds_asked_slot="claim" in ev.ranks,
     )
 

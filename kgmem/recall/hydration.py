@@ -17,11 +17,10 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
 
-from kgmem.core.time import as_utc
 from kgmem.graph import repository
-from kgmem.graph.client import GraphClient, Row
+from kgmem.graph.client import GraphClient
+from kgmem.graph.rows import RecallCandidate
 from kgmem.recall.candidates import Candidate
 from kgmem.recall.coverage import says_only_names
 from kgmem.recall.diversity import embedding_rows
@@ -53,30 +52,27 @@ async def hydrate(
 
 
 def _hydrated(
-    rows: Sequence[Row],
+    rows: Sequence[RecallCandidate],
     query: str,
     ev: Mapping[str, Evidence],
     rrf_of: Mapping[str, float],
     q_entities: frozenset[str],
 ) -> Hydrated:
-    vectors = embedding_rows([r["memory"].get("embedding") for r in rows])
+    vectors = embedding_rows([r.memory.embedding for r in rows])
     cands = [
         _covered(
-            to_candidate(r, ev[r["memory"]["id"]], rrf_of[r["memory"]["id"]], q_entities, vec),
-            r.get("people") or (),
+            to_candidate(r, ev[r.memory.id], rrf_of[r.memory.id], q_entities, vec),
+            r.people,
             query,
             q_entities,
         )
         for r, vec in zip(rows, vectors, strict=True)
     ]
-    rarity = turn_word_rarity([t for r in rows for t in r.get("turns") or ()])
-    common = common_entity_words([r.get("entities") or () for r in rows])
-    turns = {
-        r["memory"]["id"]: turns_by_relevance(query, r.get("turns") or (), rarity, common)
-        for r in rows
-    }
-    recorded = {r["memory"]["id"]: _opt(r["memory"].get("recorded_at")) for r in rows}
-    successors = {r["memory"]["id"]: tuple(sorted(r.get("superseded_by") or ())) for r in rows}
+    rarity = turn_word_rarity([t for r in rows for t in r.turns])
+    common = common_entity_words([r.entities for r in rows])
+    turns = {r.memory.id: turns_by_relevance(query, r.turns, rarity, common) for r in rows}
+    recorded = {r.memory.id: r.memory.recorded_at for r in rows}
+    successors = {r.memory.id: tuple(sorted(r.superseded_by)) for r in rows}
     return Hydrated(cands, turns, recorded, successors)
 
 
@@ -89,7 +85,3 @@ def _covered(
     if c.holds_asked_slot or not says_only_names(c.content, people, query, q_entities):
         return c
     return replace(c, names_only=True)
-
-
-def _opt(value: Any) -> datetime | None:
-    return as_utc(value) if value is not None else None

@@ -1,6 +1,6 @@
 """The order of a recall hit's source turns: the turns most about the query first.
 
-Contract: pure functions over plain turn dicts (``{"turn": id, "text": ...}``, text present only
+Contract: pure functions over the gateway's ``CandidateTurn`` records (``text`` present only
 when a memory has several turns) and entity-name lists. ``turns_by_relevance`` orders one hit's
 turns by the query word stems they share, ties broken by how rare the shared words are among the
 recall's candidate turns (``turn_word_rarity``), then by provenance order; the words of entities
@@ -14,9 +14,9 @@ import functools
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from kgmem.core.text import content_words
+from kgmem.graph.rows import CandidateTurn
 
 STEM = 5  # letters of a word that order a hit's turns (a cheap stemmer; LoCoMo replay +0.004)
 
@@ -30,7 +30,7 @@ def _turn_words(text: str) -> frozenset[str]:
 
 def turns_by_relevance(
     query: str,
-    turns: Sequence[dict[str, Any]],
+    turns: Sequence[CandidateTurn],
     rarity: Mapping[str, float] | None = None,
     common: frozenset[str] = frozenset(),
 ) -> tuple[str, ...]:
@@ -44,13 +44,13 @@ def turns_by_relevance(
     stems = {w[:STEM] for w in asked}
     weight = rarity or {}
 
-    def key(item: tuple[int, dict[str, Any]]) -> tuple[int, float, int]:
-        words = _turn_words(item[1].get("text") or "")
+    def key(item: tuple[int, CandidateTurn]) -> tuple[int, float, int]:
+        words = _turn_words(item[1].text or "")
         shared = len(stems & {w[:STEM] for w in words})
         return (-shared, -sum(weight.get(w, 0.0) for w in asked & words), item[0])
 
     ranked = sorted(enumerate(turns), key=key)
-    return tuple(dict.fromkeys(str(t["turn"]) for _, t in ranked))
+    return tuple(dict.fromkeys(t.turn for _, t in ranked))
 
 
 def common_entity_words(entities: Sequence[Sequence[str]]) -> frozenset[str]:
@@ -61,11 +61,11 @@ def common_entity_words(entities: Sequence[Sequence[str]]) -> frozenset[str]:
     return frozenset(w for n, c in counts.items() if c >= half for w in content_words(n))
 
 
-def turn_word_rarity(turns: Sequence[dict[str, Any]]) -> dict[str, float]:
+def turn_word_rarity(turns: Sequence[CandidateTurn]) -> dict[str, float]:
     """Inverse document frequency of each content word over ``turns`` (a recall's candidate
     turns): ``log(1 + n / df)``."""
     df: Counter[str] = Counter()
     for t in turns:
-        df.update(_turn_words(t.get("text") or ""))
+        df.update(_turn_words(t.text or ""))
     n = len(turns)
     return {w: math.log(1 + n / c) for w, c in df.items()}

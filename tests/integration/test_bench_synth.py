@@ -26,7 +26,7 @@ def test_built_memories_derive_from_episodes_the_episode_channel_finds(
     cands = arun(repository.get_recall_candidates(km.graph, namespace=namespace, ids=ids))
     assert len(cands) == 7
     for c in cands:  # one source turn each, its own text (variants carry their number)
-        assert [t["turn"].startswith(f"{namespace}:t") for t in c["turns"]] == [True]
+        assert [t.turn.startswith(f"{namespace}:t") for t in c.turns] == [True]
     hits = arun(
         km.recall("charity race", namespace=namespace, dry=True, channels=["episode"], limit=5)
     )

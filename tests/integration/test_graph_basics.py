@@ -427,6 +427,6 @@ def test_recall_candidates_list_co_activations_among_the_candidates_only(
         )
     finally:
         arun(km.wipe_namespace(other))
-    got = {r["memory"]["id"]: sorted((x["id"], x["count"]) for x in r["coactive"]) for r in rows}
+    got = {r.memory.id: sorted((x.id, x.count) for x in r.coactive) for r in rows}
     # ids are random uuids, so the expected lists are sorted the same way
     assert got == {a: sorted([(b, 2), (d, 1)]), b: [(a, 2)], d: [(a, 1)]}

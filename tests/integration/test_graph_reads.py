@@ -96,7 +96,7 @@ def test_read_survives_a_server_outage(km: Kgmem, arun: Any, namespace: str) -> 
             await relay.cut()
 
     before, after, waited, new_links = arun(scenario())
-    assert [r["memory"]["id"] for r in before] == [mid]
+    assert [r.memory.id for r in before] == [mid]
     assert after == before
     assert waited >= 1.4  # it failed while the server was away and got through on a retry
     assert new_links >= 1

@@ -10,6 +10,7 @@ identical, so a speed-up that changed a ranking fails here.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import fields, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -17,6 +18,7 @@ import pytest
 
 from kgmem.core.text import normalize_name
 from kgmem.graph import api_repository, index_search, repository
+from kgmem.graph.rows import CandidateMemory
 from kgmem.ml.nlp import mentions_of
 from kgmem.recall import channels as searches
 from kgmem.recall import engine, request
@@ -151,19 +153,20 @@ def test_hydration_equals_the_whole_property_map(km: Kgmem, arun: Any, store: st
         m["id"]: m
         for m in arun(api_repository.find_memories_by_id(km.graph, namespace=store, ids=ids))
     }
-    assert sorted(r["memory"]["id"] for r in rows) == sorted(ids)
+    assert sorted(r.memory.id for r in rows) == sorted(ids)
     touched = 0
     for row in rows:
-        mid = row["memory"]["id"]
-        whole = {**full[mid], "embedding": row["memory"]["embedding"]}
-        assert row["memory"]["embedding"] and len(row["memory"]["embedding"]) == 384
+        mid = row.memory.id
+        whole = {**full[mid], "embedding": row.memory.embedding}
+        assert row.memory.embedding and len(row.memory.embedding) == 384
+        memory = CandidateMemory.of({f.name: whole.get(f.name) for f in fields(CandidateMemory)})
         ev = Evidence(vector=0.8)
         names = frozenset({"priya"})
         assert to_candidate(row, ev, 0.1, names) == to_candidate(
-            {**row, "memory": whole}, ev, 0.1, names
+            replace(row, memory=memory), ev, 0.1, names
         )
-        assert row["memory"]["recorded_at"] == whole.get("recorded_at")
-        touched += row["memory"]["last_accessed"] is not None
+        assert row.memory.recorded_at == whole.get("recorded_at")
+        touched += row.memory.last_accessed is not None
     assert touched, "the store must hold a touched memory, so last_accessed is compared too"
 
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from benchmarks.quality.locomo.replay import Memo
+from kgmem.graph.rows import CandidateMemory, RecallCandidate, recall_candidate
 
 
 def test_memo_answers_each_distinct_call_once_and_persists(tmp_path: Path) -> None:
@@ -30,14 +32,27 @@ def test_memo_answers_each_distinct_call_once_and_persists(tmp_path: Path) -> No
     assert again.misses == 0 and len(calls) == 2
 
 
-def _row(mid: str, coactive: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    return {"memory": {"id": mid}, "coactive": coactive or [{"id": None, "count": None}]}
+def _row(mid: str, coactive: list[dict[str, Any]] | None = None) -> RecallCandidate:
+    """A candidate as the gateway returns it; by default with the empty co-activation map the
+    query collects when there is none."""
+    memory = dict.fromkeys(f.name for f in fields(CandidateMemory))
+    memory |= {"id": mid, "content": f"memory {mid}", "created_at": 0}
+    return recall_candidate(
+        {
+            "memory": memory,
+            "entities": [],
+            "people": [],
+            "turns": [],
+            "coactive": coactive or [{"id": None, "count": None}],
+            "superseded_by": [],
+        }
+    )
 
 
 def test_candidates_are_fetched_per_missing_id_in_the_asked_order(tmp_path: Path) -> None:
     asked: list[list[str]] = []
 
-    async def hydrate(graph: object, *, namespace: str, ids: list[str]) -> list[dict[str, Any]]:
+    async def hydrate(graph: object, *, namespace: str, ids: list[str]) -> list[RecallCandidate]:
         asked.append(list(ids))
         return [_row(i) for i in ids if i != "gone"]
 
@@ -45,13 +60,13 @@ def test_candidates_are_fetched_per_missing_id_in_the_asked_order(tmp_path: Path
     fetch = memo.wrap_candidates(hydrate)
     first = asyncio.run(fetch(None, namespace="n", ids=["a", "b"]))
     second = asyncio.run(fetch(None, namespace="n", ids=["b", "c", "gone"]))
-    assert [r["memory"]["id"] for r in first] == ["a", "b"]
-    assert [r["memory"]["id"] for r in second] == ["b", "c"]
+    assert [r.memory.id for r in first] == ["a", "b"]
+    assert [r.memory.id for r in second] == ["b", "c"]
     assert asked == [["a", "b"], ["c", "gone"]]
 
 
 def test_candidates_with_co_activation_are_refused(tmp_path: Path) -> None:
-    async def hydrate(graph: object, *, namespace: str, ids: list[str]) -> list[dict[str, Any]]:
+    async def hydrate(graph: object, *, namespace: str, ids: list[str]) -> list[RecallCandidate]:
         return [_row(i, [{"id": "other", "count": 3}]) for i in ids]
 
     memo = Memo(tmp_path / "m.pkl")

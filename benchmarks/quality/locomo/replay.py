@@ -86,9 +86,9 @@ class Memo:
             if missing:
                 self.misses += 1
                 for row in await fn(graph, namespace=namespace, ids=missing):
-                    if any(c.get("id") for c in row.get("coactive") or []):
+                    if row.coactive:
                         raise RuntimeError("CO_ACTIVATED edges present: per-id memo not exact")
-                    self.rows[(namespace, row["memory"]["id"])] = row
+                    self.rows[(namespace, row.memory.id)] = row
             return [self.rows[(namespace, i)] for i in ids if (namespace, i) in self.rows]
 
         return call
