@@ -1,7 +1,7 @@
 """GraphQL types for groupings of the graph: entity relations, topics, boxes, traces, counts.
 
-Built from service rows like the types in ``kgmem.api.types``; a box's memories load through the
-request's memory DataLoader, one statement for every box of a response.
+Built from the service's typed records (``kgmem.core.browse_records``); a box's memories load
+through the request's memory DataLoader, one statement for every box of a response.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Any
 import strawberry
 
 from kgmem.api.context import Info, resolver
-from kgmem.api.types import Memory, as_float, as_int, as_str, as_strs, as_time
-from kgmem.graph.client import Row
+from kgmem.api.types import Memory
+from kgmem.core.browse_records import BoxRecord, RelationRecord, TopicRecord, TraceRecord
 
 
 @strawberry.type(description="A typed relation between two entities of a namespace.")
@@ -27,15 +27,15 @@ class Relation:
     last_reinforced_at: datetime | None
 
     @classmethod
-    def of(cls, row: Row) -> Relation:
+    def of(cls, row: RelationRecord) -> Relation:
         return cls(
-            source=str(row["source"]),
-            type=str(row["type"]),
-            target=str(row["target"]),
-            count=row.get("count"),
-            confidence=as_float(row, "confidence"),
-            inferred=row.get("inferred"),
-            last_reinforced_at=as_time(row, "last_reinforced_at"),
+            source=row.source,
+            type=row.type,
+            target=row.target,
+            count=row.count,
+            confidence=row.confidence,
+            inferred=row.inferred,
+            last_reinforced_at=row.last_reinforced_at,
         )
 
 
@@ -57,16 +57,15 @@ class Topic:
     )
 
     @classmethod
-    def of(cls, row: Row) -> Topic:
-        parent = row.get("parent")
+    def of(cls, row: TopicRecord) -> Topic:
         return cls(
-            id=strawberry.ID(str(row["id"])),
-            name=str(row.get("name") or ""),
-            terms=as_strs(row, "terms"),
-            member_count=as_int(row, "members"),
-            level=as_int(row, "level"),
-            parent_id=strawberry.ID(str(parent)) if parent is not None else None,
-            name_method=str(row.get("name_method") or "local"),
+            id=strawberry.ID(row.id),
+            name=row.name or "",
+            terms=list(row.terms),
+            member_count=row.members,
+            level=row.level,
+            parent_id=strawberry.ID(row.parent) if row.parent is not None else None,
+            name_method=row.name_method,
         )
 
 
@@ -86,21 +85,21 @@ class Box:
     trace_ids: list[strawberry.ID]
 
     @classmethod
-    def of(cls, row: Row, namespace: str) -> Box:
-        box = row["box"]
+    def of(cls, row: BoxRecord, namespace: str) -> Box:
+        box = row.box
         return cls(
             ns=namespace,
-            id=strawberry.ID(str(box["id"])),
-            session_id=as_str(box, "session_id"),
-            status=as_str(box, "status"),
-            topics=as_strs(box, "topics"),
-            memory_count=as_int(box, "memory_count"),
-            opened_at=as_time(box, "opened_at"),
-            last_at=as_time(box, "last_at"),
-            sealed_at=as_time(box, "sealed_at"),
-            seal_reason=as_str(box, "seal_reason"),
-            memory_ids=[strawberry.ID(i) for i in as_strs(box, "memory_ids")],
-            trace_ids=[strawberry.ID(i) for i in as_strs(row, "trace_ids")],
+            id=strawberry.ID(box.id),
+            session_id=box.session_id,
+            status=box.status,
+            topics=list(box.topics),
+            memory_count=box.memory_count,
+            opened_at=box.opened_at,
+            last_at=box.last_at,
+            sealed_at=box.sealed_at,
+            seal_reason=box.seal_reason,
+            memory_ids=[strawberry.ID(i) for i in box.memory_ids],
+            trace_ids=[strawberry.ID(i) for i in row.trace_ids],
         )
 
     @resolver(description="The memories in this box.")
@@ -121,14 +120,14 @@ class Trace:
     box_ids: list[strawberry.ID]
 
     @classmethod
-    def of(cls, row: Row) -> Trace:
+    def of(cls, row: TraceRecord) -> Trace:
         return cls(
-            id=strawberry.ID(str(row["id"])),
-            topics=as_strs(row, "topics"),
-            box_count=as_int(row, "box_count"),
-            created_at=as_time(row, "created_at"),
-            last_at=as_time(row, "last_at"),
-            box_ids=[strawberry.ID(i) for i in as_strs(row, "box_ids")],
+            id=strawberry.ID(row.id),
+            topics=list(row.topics),
+            box_count=row.box_count,
+            created_at=row.created_at,
+            last_at=row.last_at,
+            box_ids=[strawberry.ID(i) for i in row.box_ids],
         )
 
 

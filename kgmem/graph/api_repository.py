@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from kgmem.core.browse_records import BoxRecord, TraceRecord
 from kgmem.graph.client import GraphClient, Row
 
 
@@ -122,13 +123,14 @@ async def find_memory_timeline(
 
 async def find_boxes(
     graph: GraphClient, *, namespace: str, status: str | None, limit: int
-) -> list[Row]:
-    return await graph.run("find_boxes", namespace=namespace, status=status, limit=limit)
+) -> list[BoxRecord]:
+    rows = await graph.run("find_boxes", namespace=namespace, status=status, limit=limit)
+    return [BoxRecord.of(r) for r in rows]
 
 
-async def find_traces(graph: GraphClient, *, namespace: str, limit: int) -> list[Row]:
+async def find_traces(graph: GraphClient, *, namespace: str, limit: int) -> list[TraceRecord]:
     rows = await graph.run("find_traces", namespace=namespace, limit=limit)
-    return [r["trace"] for r in rows]
+    return [TraceRecord.of(r["trace"]) for r in rows]
 
 
 async def set_memory_pinned(

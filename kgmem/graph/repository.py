@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
+from kgmem.core.browse_records import RelationRecord
 from kgmem.core.strength import MAX_STABILITY_MULTIPLIER, NEIGHBOUR_BOOST
 from kgmem.core.tunables import REINFORCE_DELTA
 from kgmem.graph.client import GraphClient, Row, Step
@@ -146,8 +147,11 @@ async def find_hub_names(
     return [name for names in rows[0]["names"] for name in names] if rows else []
 
 
-async def find_entity_relations(graph: GraphClient, *, namespace: str, limit: int) -> list[Row]:
-    return await graph.run("find_entity_relations", namespace=namespace, limit=limit)
+async def find_entity_relations(
+    graph: GraphClient, *, namespace: str, limit: int
+) -> list[RelationRecord]:
+    rows = await graph.run("find_entity_relations", namespace=namespace, limit=limit)
+    return [RelationRecord.of(r) for r in rows]
 
 
 async def find_memory_turns(graph: GraphClient, *, namespace: str, ids: list[str]) -> list[Row]:

@@ -1,14 +1,15 @@
 """Typed rows: the frozen records gateway functions return instead of the driver's dicts.
 
 Contract. One record per query shape, its fields named exactly as the query's ``RETURN`` names
-its columns (or, for a query that returns one collected list of maps, as that map's keys; a
-nested map projection gets a record of its own). ``SHAPES`` declares, per query in the catalog,
-the record of its rows, and for a collected answer the column that holds the list and the records
-of its nested maps; ``tests/cypher`` parses every declared query's ``RETURN`` and checks it
-against these fields, so a query and its record cannot drift apart. The conversion from the
-driver's row happens in the gateway function that runs the query (``graph/``), once; stages read
-attributes. Records are ``slots`` dataclasses: recall hydrates a hundred and more per query, and
-a slotted record is built faster and read faster than a dict.
+its columns (for a query that returns one collected list of maps, as that map's keys; a nested
+map gets a record of its own). The records the interfaces read live in
+``kgmem.core.browse_records``, since interfaces may not import the gateway; recall's live here.
+``SHAPES`` declares, per query, the record of its rows (and for a collected or single-map answer
+the column that holds it, and the records of nested maps); ``tests/cypher`` parses every
+declared query's ``RETURN`` and checks it against the fields, so a query and its record cannot
+drift apart. The conversion from the driver's row happens once, in the gateway function that
+runs the query; stages read attributes. Recall hydrates 150 candidates a query, so its two wide
+records are filled in one step (see ``CandidateMemory``), not field by field.
 """
 
 from __future__ import annotations
@@ -16,6 +17,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
+
+from kgmem.core.browse_records import (
+    BoxFields,
+    BoxRecord,
+    RelationRecord,
+    TopicRecord,
+    TraceRecord,
+)
 
 
 @dataclass(frozen=True)
@@ -92,12 +101,14 @@ class RecallCandidate:
 
 @dataclass(frozen=True)
 class Shape:
-    """What a query answers: rows of ``record``; with ``collected``, one row whose column of
-    that name holds the list of maps ``record`` stands for, ``nested`` the records of its map
-    fields (a map projection or a list of maps), by field name."""
+    """What a query answers: rows of ``record``, one field a column; with ``collected``, one row
+    whose column of that name holds the list of maps ``record`` stands for; with ``column``,
+    rows of one column whose map projection ``record`` stands for. ``nested``: the records of
+    map fields (a map projection or a list of maps), by field name."""
 
     record: type
     collected: str | None = None
+    column: str | None = None
     nested: dict[str, type] = field(default_factory=dict)
 
 
@@ -107,6 +118,10 @@ SHAPES: dict[str, Shape] = {
         collected="rows",
         nested={"memory": CandidateMemory, "turns": CandidateTurn, "coactive": CoActivation},
     ),
+    "find_entity_relations": Shape(RelationRecord),
+    "find_topics": Shape(TopicRecord),
+    "find_boxes": Shape(BoxRecord, nested={"box": BoxFields}),
+    "find_traces": Shape(TraceRecord, column="trace"),
 }
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from kgmem.core.browse_records import TopicRecord
 from kgmem.graph.client import GraphClient, Row, Step
 
 
@@ -47,8 +48,11 @@ async def find_topic_groups(
     return {str(m): int(c) for m, c in zip(rows[0]["ids"], rows[0]["communities"], strict=True)}
 
 
-async def find_topics(graph: GraphClient, *, namespaces: list[str], limit: int) -> list[Row]:
-    return await graph.run("find_topics", namespaces=namespaces, limit=limit)
+async def find_topics(
+    graph: GraphClient, *, namespaces: list[str], limit: int
+) -> list[TopicRecord]:
+    rows = await graph.run("find_topics", namespaces=namespaces, limit=limit)
+    return [TopicRecord.of(r) for r in rows]
 
 
 async def find_topic_members(

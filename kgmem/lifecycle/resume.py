@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -206,7 +206,7 @@ async def resume(
     text, core_ids, recent_ids, shown_topics, triggers = render(
         row["core"],
         row["recent"],
-        topics,
+        [asdict(t) for t in topics],  # the renderer reads topics as mappings
         [(str(t), int(n)) for t, n in row["triggers"]],
         tiers,
         token_budget,

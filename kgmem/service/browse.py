@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from kgmem.core.browse_records import BoxRecord, RelationRecord, TopicRecord, TraceRecord
 from kgmem.core.text import normalize_name
 from kgmem.core.validation import check_limit, check_text
 from kgmem.errors import InvalidInput, NotFound
@@ -139,7 +140,9 @@ class BrowseOps(ServiceCore):
             self.graph, namespace=self._ns(namespace), limit=check_limit(limit, high=10_000)
         )
 
-    async def relations(self, *, namespace: str | None = None, limit: int = 50) -> list[Row]:
+    async def relations(
+        self, *, namespace: str | None = None, limit: int = 50
+    ) -> list[RelationRecord]:
         return await repository.find_entity_relations(
             self.graph, namespace=self._ns(namespace), limit=check_limit(limit, high=10_000)
         )
@@ -191,14 +194,14 @@ class BrowseOps(ServiceCore):
         claims = row["claims"]
         return entity_facts(subject, row["entity"], claims, self.settings.claim_min_confidence)
 
-    async def topics(self, *, namespace: str | None = None, limit: int = 50) -> list[Row]:
+    async def topics(self, *, namespace: str | None = None, limit: int = 50) -> list[TopicRecord]:
         return await topic_repository.find_topics(
             self.graph, namespaces=[self._ns(namespace)], limit=check_limit(limit, high=10_000)
         )
 
     async def boxes(
         self, *, namespace: str | None = None, status: str | None = None, limit: int = 50
-    ) -> list[Row]:
+    ) -> list[BoxRecord]:
         if status is not None and status not in ("open", "sealed"):
             raise InvalidInput(f"box status must be open or sealed, got {status!r}")
         return await api_repository.find_boxes(
@@ -208,7 +211,7 @@ class BrowseOps(ServiceCore):
             limit=check_limit(limit, high=10_000),
         )
 
-    async def traces(self, *, namespace: str | None = None, limit: int = 50) -> list[Row]:
+    async def traces(self, *, namespace: str | None = None, limit: int = 50) -> list[TraceRecord]:
         return await api_repository.find_traces(
             self.graph, namespace=self._ns(namespace), limit=check_limit(limit, high=10_000)
         )

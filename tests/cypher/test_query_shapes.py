@@ -98,13 +98,16 @@ def _query(name: str) -> str:
 def test_the_query_returns_its_records_fields(name: str) -> None:
     shape, text = SHAPES[name], _query(name)
     columns = dict(_alias(item)[::-1] for item in _split(_top_level_return(text)))
-    if shape.collected is None:
-        assert set(columns) == _names(shape.record)
-        return
-    assert list(columns) == [shape.collected]
-    expr = columns[shape.collected]
-    assert expr.startswith("collect({"), f"{shape.collected} is not a collected map"
-    entries = _keys(_braced(expr))
+    if shape.collected is not None:  # one row: a list of maps
+        assert list(columns) == [shape.collected]
+        expr = columns[shape.collected]
+        assert expr.startswith("collect({"), f"{shape.collected} is not a collected map"
+        entries = _keys(_braced(expr))
+    elif shape.column is not None:  # rows of one map projection
+        assert list(columns) == [shape.column]
+        entries = _keys(_braced(columns[shape.column]))
+    else:  # one field a column
+        entries = columns
     assert set(entries) == _names(shape.record)
     for field_name, record in shape.nested.items():
         value = entries[field_name]

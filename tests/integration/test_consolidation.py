@@ -626,7 +626,7 @@ def _entity_state(km: Kgmem, arun: Any, ns: str, memories: Sequence[str]) -> dic
     }
     return {
         "entities": sorted(entities, key=lambda e: e["id"]),
-        "relations": sorted(relations, key=lambda r: (r["source"], r["type"], r["target"])),
+        "relations": sorted(relations, key=lambda r: (r.source, r.type, r.target)),
         "mentions": mentions,
     }
 
@@ -679,7 +679,7 @@ def test_lifecycle_fragmented_entities_merge_and_the_merge_undoes(
     assert after["mentions"][m1] == ["Acme", "Bob"]
     canonical = next(e for e in after["entities"] if e["name"] == "Acme")
     assert "Acme Corp" in canonical["aliases"] and canonical["mention_count"] == 3
-    assert {(r["source"], r["type"], r["target"]) for r in after["relations"]} == {
+    assert {(r.source, r.type, r.target) for r in after["relations"]} == {
         ("Acme", "uses", "Jira"), ("Bob", "works_at", "Acme")
     }  # fmt: skip
     assert run(km, arun, ns, "entities").changed == 0
@@ -709,7 +709,7 @@ def test_lifecycle_edge_confidence_decays_per_window_after_the_grace_period_to_a
     report = run(km, arun, ns, "entities")
     assert report.step("entities").changes == {"edges_decayed": 2}
     got = {
-        r["target"]: r["confidence"]
+        r.target: r.confidence
         for r in arun(repository.find_entity_relations(km.graph, namespace=ns, limit=10))
     }
     # 90 days: 30 of grace, then 2 windows of 30 days at 0.05 each; 400 days: down to the floor
@@ -771,20 +771,20 @@ def test_lifecycle_topic_detection_recovers_planted_topics(
     report = run(km, arun, ns, "topics", "centrality")
     assert report.step("topics").changes == {"topics_created": 3}
     topics = arun(topic_repository.find_topics(km.graph, namespaces=[ns], limit=10))
-    assert sorted(t["members"] for t in topics) == [4, 4, 4]
+    assert sorted(t.members for t in topics) == [4, 4, 4]
     found = {
-        t["id"]: {
+        t.id: {
             m["id"]
             for m in arun(topic_repository.find_topic_members(km.graph, namespace=ns,
-                                                              topic_id=t["id"], limit=10))
+                                                              topic_id=t.id, limit=10))
         }
         for t in topics
     }  # fmt: skip
     assert sorted(map(sorted, found.values())) == sorted(map(sorted, planted.values()))
     for t in topics:
-        cluster = next(k for k, ids in planted.items() if ids == found[t["id"]])
-        assert set(t["terms"]) & set(CLUSTERS[cluster]), t
-        assert t["name"] == ", ".join(t["terms"])
+        cluster = next(k for k, ids in planted.items() if ids == found[t.id])
+        assert set(t.terms) & set(CLUSTERS[cluster]), t
+        assert t.name == ", ".join(t.terms)
     centrality = [mem(km, arun, ns, m)["centrality"] for ids in planted.values() for m in ids]
     assert all(c > 0 for c in centrality)
     assert report.step("centrality").changes == {"centrality_updated": 13}  # the lonely one too

@@ -292,8 +292,8 @@ def test_lifecycle_topics_form_a_tree_whose_parents_group_linked_topics(
     assert step.stats["topics"] == 5 and step.stats["parent_topics"] == 2
     assert step.changes == {"topics_created": 7}
     topics = arun(topic_repository.find_topics(km.graph, namespaces=[ns], limit=20))
-    leaves = [t for t in topics if t["level"] == 0]
-    parents = {t["id"]: t for t in topics if t["level"] == 1}
+    leaves = [t for t in topics if t.level == 0]
+    parents = {t.id: t for t in topics if t.level == 1}
 
     def members(topic_id: str) -> set[str]:
         rows = arun(
@@ -304,17 +304,17 @@ def test_lifecycle_topics_form_a_tree_whose_parents_group_linked_topics(
     # every planted topic is recovered as one leaf (a bridge memory joins one side)
     leaf_of = {}
     for name, ids in planted.items():
-        leaf_of[name] = next(t for t in leaves if ids <= members(t["id"]))
-        assert len(members(leaf_of[name]["id"])) - len(ids) <= 1
-    assert len({t["id"] for t in leaf_of.values()}) == 5
+        leaf_of[name] = next(t for t in leaves if ids <= members(t.id))
+        assert len(members(leaf_of[name].id)) - len(ids) <= 1
+    assert len({t.id for t in leaf_of.values()}) == 5
     # the parents group the linked topics; travel has none
-    assert leaf_of["garden"]["parent"] == leaf_of["cooking"]["parent"] in parents
-    assert leaf_of["music"]["parent"] == leaf_of["opera"]["parent"] in parents
-    assert leaf_of["garden"]["parent"] != leaf_of["music"]["parent"]
-    assert leaf_of["travel"]["parent"] is None
+    assert leaf_of["garden"].parent == leaf_of["cooking"].parent in parents
+    assert leaf_of["music"].parent == leaf_of["opera"].parent in parents
+    assert leaf_of["garden"].parent != leaf_of["music"].parent
+    assert leaf_of["travel"].parent is None
     for pid, parent in parents.items():
-        assert parent["members"] == 10 and len(members(pid)) == 10
-        assert parent["name"] == ", ".join(parent["terms"]) and parent["name_method"] == "local"
+        assert parent.members == 10 and len(members(pid)) == 10
+        assert parent.name == ", ".join(parent.terms) and parent.name_method == "local"
     assert run(km, arun, ns, "topics").changed == 0
     ctx = arun(km.resume(ns, token_budget=4000, now=NOW))
     lines = ctx.text.splitlines()
@@ -337,15 +337,15 @@ def test_lifecycle_new_topics_are_named_by_the_llm_and_locally_when_it_fails(
     report = run(svc, arun, ns, "topics")
     assert report.step("topics").stats["naming_llm_failed"] == 1
     topics = arun(topic_repository.find_topics(km.graph, namespaces=[ns], limit=20))
-    assert len(topics) == 7 and {t["name_method"] for t in topics} == {"local"}
+    assert len(topics) == 7 and {t.name_method for t in topics} == {"local"}
     # a new travel memory changes the travel leaf: only that new topic is named, by the LLM
     plant(km, arun, ns, "Kyoto in autumn.", entities=[("Kyoto", "concept")])
     fake_llm.payload = {"names": ["Trips to Japan"]}
     report = run(svc, arun, ns, "topics")
     assert report.step("topics").changes == {"topics_created": 1, "topics_removed": 1}
     named = [t for t in arun(topic_repository.find_topics(km.graph, namespaces=[ns], limit=20))
-             if t["name_method"] == "llm"]  # fmt: skip
-    assert [(t["name"], t["members"]) for t in named] == [("Trips to Japan", 5)]
+             if t.name_method == "llm"]  # fmt: skip
+    assert [(t.name, t.members) for t in named] == [("Trips to Japan", 5)]
     assert "on travel: " in fake_llm.requests[-1].message("user")
     assert run(svc, arun, ns, "topics").changed == 0  # the LLM's name stays
     assert planted

@@ -114,7 +114,7 @@ def test_spellings_resolve_to_one_entity_with_a_typed_relation(
     assert len(orgs) == 1, entities.keys()
     assert {"jon smith", "john smith"} <= set(people[0]["aliases_norm"])
     rels = arun(repository.find_entity_relations(km.graph, namespace=namespace, limit=100))
-    typed = {(r["source"], r["type"], r["target"]) for r in rels}
+    typed = {(r.source, r.type, r.target) for r in rels}
     assert (people[0]["name"], "works_at", orgs[0]["name"]) in typed, typed
 
 

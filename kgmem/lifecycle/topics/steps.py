@@ -131,8 +131,8 @@ async def run_topics(ctx: StepContext) -> None:
     existing = await topic_repository.find_topics(
         ctx.graph, namespaces=[ctx.namespace], limit=100_000
     )
-    keep = frozenset(str(r["id"]) for r in existing if r["name_method"] == "llm")
-    diff = diff_topics(desired, {str(r["id"]): str(r["name"]) for r in existing}, keep)
+    keep = frozenset(r.id for r in existing if r.name_method == "llm")
+    diff = diff_topics(desired, {r.id: str(r.name) for r in existing}, keep)
     ctx.stat("topics", sum(1 for t in desired if t.level == 0))
     ctx.stat("parent_topics", sum(1 for t in desired if t.level > 0))
     if diff.empty:
