@@ -14,6 +14,7 @@ import contextlib
 from kgmem.errors import KgmemError
 from kgmem.graph import repository
 from kgmem.graph.client import GraphClient, Row
+from kgmem.graph.rows import ScoredId, scored
 
 PREFIX = "kgmem-recall-"
 EDGE_HALF_LIFE_DAYS = 180.0  # recency half-life of an edge's weight in the projection
@@ -30,10 +31,11 @@ async def project_recall_graph(
 
 async def find_pagerank_memories(
     graph: GraphClient, *, name: str, namespace: str, seeds: list[str], limit: int
-) -> list[Row]:
-    return await graph.run(
+) -> list[ScoredId]:
+    rows = await graph.run(
         "find_pagerank_memories", graph=name, namespace=namespace, seeds=seeds, limit=limit
     )
+    return scored(rows)
 
 
 def projection_name(namespace: str, version: int) -> str:
@@ -67,7 +69,7 @@ async def ensure_projection(graph: GraphClient, namespace: str) -> str:
 
 async def pagerank_memories(
     graph: GraphClient, namespace: str, seeds: list[str], limit: int
-) -> list[Row]:
+) -> list[ScoredId]:
     if not seeds:
         return []
     name = await ensure_projection(graph, namespace)

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kgmem.graph.client import GraphClient, Row
+from kgmem.graph.rows import ScoredId, TurnRow, episode_search_hits, scored
 
 # Index rows read per search at most. Past it a namespace is a sliver of a huge shared index and
 # should get a database of its own; the search then returns what the window held.
@@ -146,7 +147,7 @@ async def _widening(
 
 async def search_memory_vector(
     graph: GraphClient, *, namespace: str, embedding: list[float], k: int, limit: int
-) -> list[Row]:
+) -> list[ScoredId]:
     async def once(windows: list[list[int]]) -> list[Row]:
         rows = await graph.run(
             "search_memory_vector",
@@ -158,7 +159,7 @@ async def search_memory_vector(
         return [rows[0]]
 
     search = _Search(("search_memory_vector", namespace, k), limit, "hits")
-    return (await _widening(graph, [search], once))[0]
+    return scored((await _widening(graph, [search], once))[0])
 
 
 async def search_memory_neighbours(
@@ -219,7 +220,7 @@ async def search_text_memories(
     memory: bool = True,
     episode: bool = True,
     turn_limit: int = 0,
-) -> tuple[list[Row] | None, list[Row] | None]:
+) -> tuple[list[ScoredId] | None, list[ScoredId | TurnRow] | None]:
     """Both BM25 searches of ``query`` in one statement: the memories whose content matches,
     and the memories derived from the episodes that match (None for a search not asked for).
     Each keeps its own memo and widening, so each reads the windows, and answers the rows, it
@@ -245,4 +246,8 @@ async def search_text_memories(
         return [rows[0][h] for h in halves]
 
     hits = dict(zip(halves, await _widening(graph, searches, once), strict=True))
-    return hits.get("memory"), hits.get("episode")
+    memory_rows, episode_rows = hits.get("memory"), hits.get("episode")
+    return (
+        None if memory_rows is None else scored(memory_rows),
+        None if episode_rows is None else episode_search_hits(episode_rows),
+    )

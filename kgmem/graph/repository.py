@@ -16,7 +16,16 @@ from kgmem.core.browse_records import RelationRecord
 from kgmem.core.strength import MAX_STABILITY_MULTIPLIER, NEIGHBOUR_BOOST
 from kgmem.core.tunables import REINFORCE_DELTA
 from kgmem.graph.client import GraphClient, Row, Step
-from kgmem.graph.rows import RecallCandidate, recall_candidate
+from kgmem.graph.rows import (
+    EntityHit,
+    PathHit,
+    RecallCandidate,
+    ScoredId,
+    entity_hits,
+    path_hits,
+    recall_candidate,
+    scored,
+)
 
 
 async def get_memory(graph: GraphClient, *, namespace: str, memory_id: str) -> Row | None:
@@ -269,8 +278,8 @@ async def search_claim_holders(
     families: list[str],
     min_confidence: float,
     limit: int,
-) -> list[Row]:
-    return await graph.run(
+) -> list[ScoredId]:
+    rows = await graph.run(
         "search_claim_holders",
         namespace=namespace,
         subjects=subjects,
@@ -278,11 +287,12 @@ async def search_claim_holders(
         min_confidence=min_confidence,
         limit=limit,
     )
+    return scored(rows)
 
 
 async def search_entity_memories(
     graph: GraphClient, *, namespace: str, names: list[str], query: str, hops: int, limit: int
-) -> list[Row]:
+) -> list[EntityHit]:
     rows = await graph.run(
         "search_entity_memories",
         namespace=namespace,
@@ -291,7 +301,7 @@ async def search_entity_memories(
         hops=hops,
         limit=limit,
     )
-    return list(rows[0]["rows"])  # one row holds the ranked list (see the query's header)
+    return entity_hits(rows[0]["rows"])  # one row holds the ranked list (see the query's header)
 
 
 async def search_memory_activation(
@@ -302,7 +312,7 @@ async def search_memory_activation(
     decay: float,
     fanout: int,
     limit: int,
-) -> list[Row]:
+) -> list[PathHit]:
     rows = await graph.run(
         "search_memory_activation",
         namespace=namespace,
@@ -311,7 +321,7 @@ async def search_memory_activation(
         fanout=fanout,
         limit=limit,
     )
-    return list(rows[0]["rows"])  # one row holds the ranked list (see the query's header)
+    return path_hits(rows[0]["rows"])  # one row holds the ranked list (see the query's header)
 
 
 async def get_recall_candidates(

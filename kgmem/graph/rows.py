@@ -99,6 +99,106 @@ class RecallCandidate:
     superseded_by: tuple[str, ...] = field(default=())
 
 
+@dataclass(frozen=True, slots=True)
+class ScoredId:
+    """A search hit: a memory id and the channel's raw score (vector, text, claim, PageRank)."""
+
+    id: str
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class PathHit(ScoredId):
+    """A graph activation hit with the path that reached it and its edges' confidences."""
+
+    path: tuple[str, ...]
+    confidences: tuple[float, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EntityHit(PathHit):
+    """An entity channel hit: ``hops`` 0 for a memory that names a query entity, else the
+    relation hops from one (the path names the entities)."""
+
+    hops: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRow:
+    """A matching turn no memory was derived from (the episode search's ``kind: 'episode'``
+    rows, among its best ``turn_limit`` turns); ``rank`` is its place among the turns."""
+
+    kind: str
+    id: str
+    score: float
+    rank: int
+    turn_id: str | None
+    text: str | None
+    speaker: str | None
+    session_id: str | None
+    at: datetime | None
+    recorded_at: datetime | None
+
+
+def scored(rows: list[dict[str, Any]]) -> list[ScoredId]:
+    return [ScoredId(str(r["id"]), float(r["score"])) for r in rows]
+
+
+def path_hits(rows: list[dict[str, Any]]) -> list[PathHit]:
+    return [
+        PathHit(
+            str(r["id"]),
+            float(r["score"]),
+            tuple(str(p) for p in r["path"] or ()),
+            tuple(float(c) for c in r["confidences"] or ()),
+        )
+        for r in rows
+    ]
+
+
+def entity_hits(rows: list[dict[str, Any]]) -> list[EntityHit]:
+    return [
+        EntityHit(
+            str(r["id"]),
+            float(r["score"]),
+            tuple(str(p) for p in r["path"] or ()),
+            tuple(float(c) for c in r["confidences"] or ()),
+            int(r["hops"]),
+        )
+        for r in rows
+    ]
+
+
+def episode_search_hits(rows: list[dict[str, Any]]) -> list[ScoredId | TurnRow]:
+    """The episode search's rows: memories derived from matching turns, then the tagged turns
+    no memory was derived from (their times sent as epoch microseconds)."""
+    return [
+        ScoredId(str(r["id"]), float(r["score"]))
+        if r.get("kind") is None
+        else TurnRow(
+            kind=str(r["kind"]),
+            id=str(r["id"]),
+            score=float(r["score"]),
+            rank=int(r["rank"]),
+            turn_id=_opt_str(r["turn_id"]),
+            text=_opt_str(r["text"]),
+            speaker=_opt_str(r["speaker"]),
+            session_id=_opt_str(r["session_id"]),
+            at=_micros(r["at"]),
+            recorded_at=_micros(r["recorded_at"]),
+        )
+        for r in rows
+    ]
+
+
+def _opt_str(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _micros(value: Any) -> datetime | None:
+    return None if value is None else _EPOCH + timedelta(microseconds=int(value))
+
+
 @dataclass(frozen=True)
 class Shape:
     """What a query answers: rows of ``record``, one field a column; with ``collected``, one row
@@ -118,6 +218,10 @@ SHAPES: dict[str, Shape] = {
         collected="rows",
         nested={"memory": CandidateMemory, "turns": CandidateTurn, "coactive": CoActivation},
     ),
+    "search_claim_holders": Shape(ScoredId),
+    "find_pagerank_memories": Shape(ScoredId),
+    "search_memory_activation": Shape(PathHit, collected="rows"),
+    "search_entity_memories": Shape(EntityHit, collected="rows"),
     "find_entity_relations": Shape(RelationRecord),
     "find_topics": Shape(TopicRecord),
     "find_boxes": Shape(BoxRecord, nested={"box": BoxFields}),

@@ -21,15 +21,16 @@ import asyncio
 import time
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kgmem import tracing
 from kgmem.core.text import normalize_name
 from kgmem.graph import hub_names, index_search, repository
-from kgmem.graph.client import GraphClient, Row
+from kgmem.graph.client import GraphClient
+from kgmem.graph.rows import PathHit, ScoredId, TurnRow
 from kgmem.ml.embedder import Embedder
 from kgmem.ml.nlp import Nlp
-from kgmem.recall.episode_hits import MAX_TURN_RANK, TurnMatch, is_turn_row, unclaimed_turns
+from kgmem.recall.episode_hits import MAX_TURN_RANK, TurnMatch, unclaimed_turns
 from kgmem.recall.filters import Evidence
 from kgmem.recall.lucene import QUESTION_WORDS, hub_words, to_lucene
 from kgmem.recall.profiles import get_profile
@@ -37,6 +38,8 @@ from kgmem.records import EntityMention
 
 if TYPE_CHECKING:
     from kgmem.recall.request import RecallRequest
+
+Hits = Sequence[ScoredId]  # a channel's ranked memory hits, best first
 
 
 @dataclass
@@ -75,7 +78,7 @@ def collect(
     ev: dict[str, Evidence],
     rankings: list[tuple[str, list[str]]],
     name: str,
-    rows: Sequence[dict[str, Any]],
+    rows: Sequence[ScoredId],
     kind: str,
 ) -> None:
     ranking = []
@@ -83,12 +86,12 @@ def collect(
     # share of its own list's best, so memory text and episode text can share the bm25 factor.
     # A best that is itself weak (only the person's name matched: "Where does Maya work?" over
     # memories that say nothing of work) is no full match: the share is of at least BM25_FLOOR.
-    best = max((float(r["score"]) for r in rows), default=0.0) or 1.0
+    best = max((r.score for r in rows), default=0.0) or 1.0
     if kind == "fulltext":
         best = max(best, BM25_FLOOR)
     for i, row in enumerate(rows, start=1):
-        e = ev.setdefault(row["id"], Evidence())
-        score = float(row["score"])
+        e = ev.setdefault(row.id, Evidence())
+        score = row.score
         e.ranks.setdefault(name, (i, score))
         if kind == "vector":
             e.vector = max(e.vector or 0.0, score)
@@ -98,10 +101,10 @@ def collect(
             e.activation = max(e.activation or 0.0, score)
         elif kind == "entity":
             e.entity = max(e.entity or 0.0, score)
-        if row.get("path") and not e.path:
-            e.path = tuple(row["path"])
-            e.path_confidences = tuple(row.get("confidences") or ())
-        ranking.append(row["id"])
+        if isinstance(row, PathHit) and row.path and not e.path:
+            e.path = row.path
+            e.path_confidences = row.confidences
+        ranking.append(row.id)
     rankings.append((name, ranking))
 
 
@@ -129,8 +132,8 @@ async def run_channels(
     # stopped for the NER's few milliseconds (a recall's statements wait on the GIL a little
     # instead). The results are still collected in the fixed order below, so ranks, fusion and
     # paths do not depend on who answered first.
-    searches: list[tuple[str, str, str, asyncio.Task[list[Row] | None]]] = []
-    main_text: asyncio.Task[dict[str, list[Row]] | None] | None = None
+    searches: list[tuple[str, str, str, asyncio.Task[Hits | None]]] = []
+    main_text: asyncio.Task[TextHits | None] | None = None
     turn_limit = MAX_TURN_RANK if turns is not None else 0
     embedding = embedder.submit_query(queries)
     async with asyncio.TaskGroup() as tg:
@@ -140,7 +143,7 @@ async def run_channels(
             else None
         )
 
-        def add(name: str, kind: str, query_name: str, search: Awaitable[list[Row] | None]) -> None:
+        def add(name: str, kind: str, query_name: str, search: Awaitable[Hits | None]) -> None:
             searches.append((name, kind, query_name, tg.create_task(_rows(search))))
 
         entity = tg.create_task(_entity_search(graph, req, names)) if names is not None else None
@@ -153,7 +156,7 @@ async def run_channels(
         for i, q in enumerate(queries):
             tag = "" if i == 0 else f"#{i}"
             if "vector" in req.channels:
-                search: Awaitable[list[Row] | None] = _vector_search(graph, ns, embedding, i, k)
+                search: Awaitable[Hits | None] = _vector_search(graph, ns, embedding, i, k)
                 add("vector" + tag, "vector", "search_memory_vector", search)
             halves = [c for c in ("fulltext", "episode") if c in req.channels]
             if not to_lucene(q) or not halves:
@@ -180,12 +183,13 @@ async def run_channels(
             run.queries.append(query_name)
         collect(ev, rankings, name, rows, kind)
     if turns is not None and main_text is not None:
-        turns.extend(unclaimed_turns((main_text.result() or {}).get("unclaimed", ())))
+        main = main_text.result()
+        turns.extend(unclaimed_turns(main.unclaimed if main is not None else ()))
     run.tick("channels")
     return ev, rankings, vecs[0], frozenset(names or ())
 
 
-async def _rows(search: Awaitable[list[Row] | None]) -> list[Row] | None:
+async def _rows(search: Awaitable[Hits | None]) -> Hits | None:
     return await search
 
 
@@ -215,7 +219,7 @@ async def _text_search(
     k: int,
     halves: Sequence[str],
     turn_limit: int = 0,
-) -> dict[str, list[Row]] | None:
+) -> TextHits | None:
     """The memory ("fulltext") and episode text searches of ``text`` without its question
     words, the namespace's hub names kept at ``boost``, in one statement: rows per channel,
     and under "unclaimed" the matching turns no memory was derived from (the episode search's
@@ -235,30 +239,39 @@ async def _text_search(
         turn_limit=turn_limit,
     )
     rows = episode or []
-    return {
-        "fulltext": memory or [],
-        "episode": [r for r in rows if not is_turn_row(r)],
-        "unclaimed": [r for r in rows if is_turn_row(r)],
-    }
+    return TextHits(
+        fulltext=memory or [],
+        episode=[r for r in rows if isinstance(r, ScoredId)],
+        unclaimed=[r for r in rows if isinstance(r, TurnRow)],
+    )
 
 
-async def _half(text: Awaitable[dict[str, list[Row]] | None], channel: str) -> list[Row] | None:
-    rows = await text
-    return None if rows is None else rows[channel]
+@dataclass(frozen=True)
+class TextHits:
+    """One text statement's answer: the memory hits of each channel and the unclaimed turns."""
+
+    fulltext: Hits
+    episode: Hits
+    unclaimed: list[TurnRow]
+
+
+async def _half(text: Awaitable[TextHits | None], channel: str) -> Hits | None:
+    hits = await text
+    if hits is None:
+        return None
+    return hits.fulltext if channel == "fulltext" else hits.episode
 
 
 async def _vector_search(
     graph: GraphClient, ns: str, embedding: Awaitable[list[list[float]]], i: int, k: int
-) -> list[Row]:
+) -> Hits:
     vecs = await embedding
     return await index_search.search_memory_vector(
         graph, namespace=ns, embedding=vecs[i], k=k, limit=k
     )
 
 
-async def _entity_search(
-    graph: GraphClient, req: RecallRequest, names: list[str]
-) -> list[Row] | None:
+async def _entity_search(graph: GraphClient, req: RecallRequest, names: list[str]) -> Hits | None:
     lucene = to_lucene(req.query)
     if not names and not lucene:
         return None

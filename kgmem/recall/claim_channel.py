@@ -21,7 +21,8 @@ from collections.abc import Iterable, Sequence
 
 from kgmem.core.slot_guess import PrototypeTable, SlotGuess, guess_slot, prototype_table
 from kgmem.graph import repository
-from kgmem.graph.client import GraphClient, Row
+from kgmem.graph.client import GraphClient
+from kgmem.graph.rows import ScoredId
 from kgmem.ml.embedder import Embedder
 from kgmem.taxonomy.slots import answering_families
 
@@ -48,7 +49,7 @@ def query_slot(vector: Sequence[float], table: PrototypeTable) -> SlotGuess | No
 
 async def claim_search(
     graph: GraphClient, namespace: str, subjects: Iterable[str], guess: SlotGuess
-) -> list[Row]:
+) -> list[ScoredId]:
     """The live memories asserting a family that answers ``guess``'s slot for ``subjects``,
     newest first."""
     return await repository.search_claim_holders(

@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from kgmem import tracing
 from kgmem.graph import gds, index_search, repository
 from kgmem.graph.client import GraphClient
+from kgmem.graph.rows import ScoredId
 from kgmem.ml.embedder import Embedder
 from kgmem.ml.nlp import Nlp
 from kgmem.recall.candidates import Candidate, Scored
@@ -81,7 +82,7 @@ async def recall(
     )
     guess = query_slot(qvec, table_for(embedder)) if "claim" in req.channels else None
     if guess is not None:  # a question about an attribute: who holds it now
-        rows = await claim_search(graph, req.namespace, q_entities, guess)
+        rows: Sequence[ScoredId] = await claim_search(graph, req.namespace, q_entities, guess)
         run.queries.append("search_claim_holders")
         collect(ev, rankings, "claim", rows, "claim")
         run.tick("claim")

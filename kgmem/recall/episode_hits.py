@@ -26,12 +26,13 @@ at all.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from kgmem.core.text import content_words
+from kgmem.graph.rows import TurnRow
 from kgmem.recall.options import ModeName
 
 if TYPE_CHECKING:
@@ -83,32 +84,23 @@ def wanted(req: RecallRequest) -> bool:
     )
 
 
-def is_turn_row(row: Mapping[str, Any]) -> bool:
-    return row.get("kind") == EPISODE_KIND
-
-
-def unclaimed_turns(rows: Iterable[Mapping[str, Any]]) -> list[TurnMatch]:
-    """The tagged turn rows of an episode search, as records, best match first."""
+def unclaimed_turns(rows: Iterable[TurnRow]) -> list[TurnMatch]:
+    """The episode search's unclaimed turns, as records, best match first."""
     turns = [
         TurnMatch(
-            episode_id=str(r["id"]),
-            turn_id=None if r.get("turn_id") is None else str(r["turn_id"]),
-            text=str(r.get("text") or ""),
-            speaker=r.get("speaker"),
-            session_id=r.get("session_id"),
-            at=_micros(r.get("at")),
-            rank=int(r["rank"]),
-            score=float(r["score"]),
-            recorded_at=_micros(r.get("recorded_at")),
+            episode_id=r.id,
+            turn_id=r.turn_id,
+            text=r.text or "",
+            speaker=r.speaker,
+            session_id=r.session_id,
+            at=r.at,
+            rank=r.rank,
+            score=r.score,
+            recorded_at=r.recorded_at,
         )
         for r in rows
-        if is_turn_row(r)
     ]
     return sorted(turns, key=lambda t: (t.rank, t.episode_id))
-
-
-def _micros(value: Any) -> datetime | None:
-    return None if value is None else _EPOCH + timedelta(microseconds=int(value))
 
 
 def _known_by(t: TurnMatch, as_of: datetime | None) -> bool:

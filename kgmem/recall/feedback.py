@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from kgmem.core.text import escape_term, word_set
 from kgmem.graph import index_search, topic_repository
 from kgmem.graph.client import GraphClient
+from kgmem.graph.rows import ScoredId
 from kgmem.recall.channels import StageClock, collect, pool_size, read_hub_words
 from kgmem.recall.filters import Evidence
 from kgmem.recall.fusion import fuse
@@ -119,7 +120,11 @@ async def refine(
         memory="fulltext" in lists,
         episode="episode" in lists,
     )
-    rows = [(memory if name == "fulltext" else episode) or [] for name in lists]
+    # feedback asks for no unclaimed turns (turn_limit 0): every row is a memory hit
+    rows = [
+        [r for r in (memory if name == "fulltext" else episode) or [] if isinstance(r, ScoredId)]
+        for name in lists
+    ]
     run.queries.append("search_text_memories")
     rankings[:] = [(name, ranking) for name, ranking in rankings if name not in lists]
     for e in ev.values():

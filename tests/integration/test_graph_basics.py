@@ -104,7 +104,7 @@ def test_vector_index_returns_true_nearest_neighbours(km: Kgmem, arun: Any, name
                 km.graph, namespace=namespace, embedding=q, k=40, limit=3
             )
         )
-        assert [text_of[r["id"]] for r in rows] == truth[:3]
+        assert [text_of[r.id] for r in rows] == truth[:3]
 
 
 def test_fulltext_ranks_planted_exact_match_first(km: Kgmem, arun: Any, namespace: str) -> None:
@@ -122,7 +122,7 @@ def test_fulltext_ranks_planted_exact_match_first(km: Kgmem, arun: Any, namespac
             km.graph, namespace=namespace, query="quokka OR sanctuary", k=10, limit=5, episode=False
         )
     )
-    assert rows is not None and rows[0]["id"] == planted
+    assert rows is not None and rows[0].id == planted
     assert episodes is None  # not asked for
 
 
@@ -153,9 +153,9 @@ def test_a_crowded_shared_index_still_yields_the_namespaces_own_rows(
             km.graph, namespace=namespace, embedding=target, k=5, limit=3
         )
     )
-    assert {r["id"] for r in vec} == ours
+    assert {r.id for r in vec} == ours
     text = arun(_memory_text(km.graph, namespace=namespace, query="quokka", k=5, limit=3))
-    assert {r["id"] for r in text} == ours
+    assert {r.id for r in text} == ours
     # A window of 1 row: the statement reads the windows 1, 4 and 16 on the server (all crowd),
     # then the client goes on with 64, which holds ours: two statements, the same rows.
     for search, arg in [
@@ -164,7 +164,7 @@ def test_a_crowded_shared_index_still_yields_the_namespaces_own_rows(
     ]:
         before = km.graph.statements_run
         rows = arun(search(km.graph, namespace=namespace, k=1, limit=3, **arg))  # type: ignore[operator]
-        assert {r["id"] for r in rows} == ours
+        assert {r.id for r in rows} == ours
         assert km.graph.statements_run - before == 2
         # The next search of the namespace starts at the window this one ended at (64): one
         # statement, the same rows.
@@ -182,7 +182,7 @@ def test_a_crowded_shared_index_still_yields_the_namespaces_own_rows(
         )
     )
     assert km.graph.statements_run - before == 2
-    assert memory is not None and {r["id"] for r in memory} == ours
+    assert memory is not None and {r.id for r in memory} == ours
     assert episode == []
     rows = arun(
         index_search.search_memory_neighbours(
@@ -299,9 +299,9 @@ def test_personalized_pagerank_expected_top(km: Kgmem, arun: Any, namespace: str
         )
     finally:
         arun(repository.drop_graph(km.graph, name=name))
-    ids = [r["id"] for r in rows]
+    ids = [r.id for r in rows]
     assert ids[0] == m2  # the seed itself is not returned
-    scores = {r["id"]: r["score"] for r in rows}
+    scores = {r.id: r.score for r in rows}
     assert all(scores[i] < scores[m2] for i in ids[1:])
 
 
@@ -369,7 +369,7 @@ def test_entity_channel_scores_direct_and_one_hop_mentions(
             km.graph, namespace=namespace, names=["ada"], query="", hops=2, limit=10
         )
     )
-    got = [(r["id"], round(r["score"], 9), r["path"], r["confidences"], r["hops"]) for r in rows]
+    got = [(r.id, round(r.score, 9), list(r.path), list(r.confidences), r.hops) for r in rows]
     assert got == [
         (direct, 0.9, ["Ada"], [0.9], 0),
         (both, round(0.6 + 0.5 * 0.8 * 0.7, 9), ["Ada"], [0.6], 0),
@@ -396,13 +396,13 @@ def test_entity_channel_stays_in_its_namespace(km: Kgmem, arun: Any, namespace: 
                 limit=10,
             )
         )
-        assert [r["id"] for r in rows] == [mine.memory_id]
+        assert [r.id for r in rows] == [mine.memory_id]
         theirs = arun(
             repository.search_entity_memories(
                 km.graph, namespace=other, names=["ada lovelace"], query="", hops=2, limit=10
             )
         )
-        assert len(theirs) == 3 and mine.memory_id not in {r["id"] for r in theirs}
+        assert len(theirs) == 3 and mine.memory_id not in {r.id for r in theirs}
     finally:
         arun(km.wipe_namespace(other))
 

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kgmem.graph.rows import ScoredId, TurnRow, episode_search_hits
 from kgmem.recall.episode_hits import (
     MAX_TURN_HITS,
     MAX_TURN_RANK,
@@ -33,13 +34,17 @@ def test_unclaimed_turns_reads_only_the_tagged_rows_best_first() -> None:
     rows = [
         {"id": "m1", "score": 3.0},  # a memory row of the episode channel
         {"kind": "episode", "id": "e2", "score": 1.0, "rank": 2, "turn_id": "3:1",
-         "text": "Any good bakeries?", "speaker": "Maya", "session_id": "s", "at": micros},
+         "text": "Any good bakeries?", "speaker": "Maya", "session_id": "s", "at": micros,
+         "recorded_at": micros},
         {"kind": "episode", "id": "e1", "score": 2.0, "rank": 1, "turn_id": None,
-         "text": "How are you?", "speaker": None, "session_id": None, "at": None},
+         "text": "How are you?", "speaker": None, "session_id": None, "at": None,
+         "recorded_at": None},
     ]  # fmt: skip
-    turns = unclaimed_turns(rows)
+    hits = episode_search_hits(rows)  # the gateway's records of the episode search's rows
+    assert hits[0] == ScoredId("m1", 3.0)
+    turns = unclaimed_turns([h for h in hits if isinstance(h, TurnRow)])
     assert [t.episode_id for t in turns] == ["e1", "e2"]
-    assert turns[1].at == AT and turns[1].turn_id == "3:1"
+    assert turns[1].at == AT == turns[1].recorded_at and turns[1].turn_id == "3:1"
     assert turns[1].content == "Maya: Any good bakeries?"
     assert turns[0].content == "How are you?" and turns[0].at is None
 
