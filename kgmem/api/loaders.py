@@ -15,11 +15,13 @@ from typing import Any, TypeVar
 
 from strawberry.dataloader import DataLoader
 
+from kgmem.core.browse_records import MemoryEpisode, StatusChangeRecord
 from kgmem.graph.client import Row
 from kgmem.service import Kgmem
 
 Key = tuple[str, str]  # (namespace, id)
 V = TypeVar("V")
+R = TypeVar("R")  # a grouped load's record
 
 
 async def _by_namespace(
@@ -48,8 +50,12 @@ class Loaders:
         self._page_cap = page_cap
         self.memory: DataLoader[Key, Row | None] = DataLoader(load_fn=self._memories)
         self.memory_entities: DataLoader[Key, list[Row]] = DataLoader(load_fn=self._entities)
-        self.memory_episodes: DataLoader[Key, list[Row]] = DataLoader(load_fn=self._episodes)
-        self.memory_history: DataLoader[Key, list[Row]] = DataLoader(load_fn=self._history)
+        self.memory_episodes: DataLoader[Key, list[MemoryEpisode]] = DataLoader(
+            load_fn=self._episodes
+        )
+        self.memory_history: DataLoader[Key, list[StatusChangeRecord]] = DataLoader(
+            load_fn=self._history
+        )
         self.memory_links: DataLoader[Key, list[Row]] = DataLoader(load_fn=self._links)
         self.entity_memories: DataLoader[Key, list[Row]] = DataLoader(load_fn=self._entity_memories)
         self.entity_links: DataLoader[Key, list[Row]] = DataLoader(load_fn=self._entity_links)
@@ -64,10 +70,10 @@ class Loaders:
     async def _grouped(
         self,
         keys: Sequence[Key],
-        call: Callable[..., Awaitable[dict[str, list[Row]]]],
+        call: Callable[..., Awaitable[dict[str, list[R]]]],
         **extra: Any,
-    ) -> list[list[Row]]:
-        async def fetch(ids: list[str], ns: str) -> dict[str, list[Row]]:
+    ) -> list[list[R]]:
+        async def fetch(ids: list[str], ns: str) -> dict[str, list[R]]:
             return await call(ids, namespace=ns, **extra)
 
         return await _by_namespace(keys, fetch, list)
@@ -75,10 +81,10 @@ class Loaders:
     async def _entities(self, keys: Sequence[Key]) -> list[list[Row]]:
         return await self._grouped(keys, self._km.memory_entities)
 
-    async def _episodes(self, keys: Sequence[Key]) -> list[list[Row]]:
+    async def _episodes(self, keys: Sequence[Key]) -> list[list[MemoryEpisode]]:
         return await self._grouped(keys, self._km.memory_episodes)
 
-    async def _history(self, keys: Sequence[Key]) -> list[list[Row]]:
+    async def _history(self, keys: Sequence[Key]) -> list[list[StatusChangeRecord]]:
         return await self._grouped(keys, self._km.memory_status_changes)
 
     async def _links(self, keys: Sequence[Key]) -> list[list[Row]]:

@@ -18,6 +18,7 @@ import strawberry
 
 from kgmem.api.context import Info, resolver
 from kgmem.api.fact_types import EntityFactsResult, facts_result
+from kgmem.core.browse_records import ChangeFields, EpisodeFields
 from kgmem.graph.client import Row
 
 
@@ -154,13 +155,13 @@ class Memory:
     async def episodes(self, info: Info, first: int = 10) -> list[Episode]:
         first = info.context.page(first)
         rows = await info.context.loaders.memory_episodes.load((self.ns, str(self.id)))
-        return [Episode.of(r["episode"]) for r in rows[:first]]
+        return [Episode.of(r.episode) for r in rows[:first]]
 
     @resolver(description="Every status change of this memory, oldest first.")
     async def status_history(self, info: Info, first: int = 20) -> list[StatusChange]:
         first = info.context.page(first)
         rows = await info.context.loaders.memory_history.load((self.ns, str(self.id)))
-        return [StatusChange.of(r["change"]) for r in rows[:first]]
+        return [StatusChange.of(r.change) for r in rows[:first]]
 
     @resolver(description="Edges to other memories (SUPERSEDES, CONTRADICTS, ...).")
     async def links(self, info: Info, first: int = 20) -> list[MemoryLink]:
@@ -286,17 +287,17 @@ class Episode:
     recorded_at: datetime | None
 
     @classmethod
-    def of(cls, row: Row) -> Episode:
+    def of(cls, row: EpisodeFields) -> Episode:
         return cls(
-            id=strawberry.ID(str(row["id"])),
-            session_id=as_str(row, "session_id"),
-            role=as_str(row, "role"),
-            speaker=as_str(row, "speaker"),
-            text=str(row.get("text") or ""),
-            at=as_time(row, "at"),
-            turn_id=as_str(row, "turn_id"),
-            extracted=row.get("extracted"),
-            recorded_at=as_time(row, "recorded_at"),
+            id=strawberry.ID(row.id),
+            session_id=row.session_id,
+            role=row.role,
+            speaker=row.speaker,
+            text=row.text,
+            at=row.at,
+            turn_id=row.turn_id,
+            extracted=row.extracted,
+            recorded_at=row.recorded_at,
         )
 
 
@@ -310,12 +311,12 @@ class StatusChange:
     related_id: str | None
 
     @classmethod
-    def of(cls, row: Row) -> StatusChange:
+    def of(cls, row: ChangeFields) -> StatusChange:
         return cls(
-            old=as_str(row, "old"),
-            new=str(row.get("new")),
-            reason=as_str(row, "reason"),
-            actor=as_str(row, "actor"),
-            at=as_time(row, "at"),
-            related_id=as_str(row, "related_id"),
+            old=row.old,
+            new=row.new,
+            reason=row.reason,
+            actor=row.actor,
+            at=row.at,
+            related_id=row.related_id,
         )

@@ -143,3 +143,75 @@ class TraceRecord:
             last_at=_time(trace["last_at"]),
             box_ids=_strs(trace["box_ids"]),
         )
+
+
+@dataclass(frozen=True, slots=True)
+class EpisodeFields:
+    """An observed turn a memory was extracted from (``find_memory_episodes``' ``episode``)."""
+
+    id: str
+    session_id: str | None
+    role: str | None
+    speaker: str | None
+    text: str
+    at: datetime | None
+    turn_id: str | None
+    extracted: bool | None
+    recorded_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryEpisode:
+    """One source turn of a memory, in provenance order (``find_memory_episodes``)."""
+
+    memory_id: str
+    episode: EpisodeFields
+
+    @classmethod
+    def of(cls, row: dict[str, Any]) -> MemoryEpisode:
+        e = row["episode"]
+        episode = EpisodeFields(
+            id=str(e["id"]),
+            session_id=_opt_str(e["session_id"]),
+            role=_opt_str(e["role"]),
+            speaker=_opt_str(e["speaker"]),
+            text=str(e["text"] or ""),
+            at=_time(e["at"]),
+            turn_id=_opt_str(e["turn_id"]),
+            extracted=e["extracted"],
+            recorded_at=_time(e["recorded_at"]),
+        )
+        return cls(memory_id=str(row["memory_id"]), episode=episode)
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeFields:
+    """One audited status transition of a memory (``find_status_changes``' ``change``)."""
+
+    old: str | None
+    new: str
+    reason: str | None
+    actor: str | None
+    at: datetime | None
+    related_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class StatusChangeRecord:
+    """A status change and the memory it happened to (``find_status_changes``)."""
+
+    memory_id: str
+    change: ChangeFields
+
+    @classmethod
+    def of(cls, row: dict[str, Any]) -> StatusChangeRecord:
+        c = row["change"]
+        change = ChangeFields(
+            old=_opt_str(c["old"]),
+            new=str(c["new"]),
+            reason=_opt_str(c["reason"]),
+            actor=_opt_str(c["actor"]),
+            at=_time(c["at"]),
+            related_id=_opt_str(c["related_id"]),
+        )
+        return cls(memory_id=str(row["memory_id"]), change=change)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from kgmem.core.browse_records import BoxRecord, TraceRecord
+from kgmem.core.browse_records import BoxRecord, MemoryEpisode, StatusChangeRecord, TraceRecord
 from kgmem.graph.client import GraphClient, Row
 
 
@@ -67,18 +67,28 @@ async def find_memory_entities(
 
 async def find_memory_episodes(
     graph: GraphClient, *, namespace: str, ids: list[str]
-) -> dict[str, list[Row]]:
+) -> dict[str, list[MemoryEpisode]]:
     if not ids:
         return {}
-    return _by(await graph.run("find_memory_episodes", namespace=namespace, ids=ids), "memory_id")
+    rows = await graph.run("find_memory_episodes", namespace=namespace, ids=ids)
+    out: dict[str, list[MemoryEpisode]] = {}
+    for row in rows:  # grouped by memory, in query order
+        record = MemoryEpisode.of(row)
+        out.setdefault(record.memory_id, []).append(record)
+    return out
 
 
 async def find_status_changes(
     graph: GraphClient, *, namespace: str, ids: list[str]
-) -> dict[str, list[Row]]:
+) -> dict[str, list[StatusChangeRecord]]:
     if not ids:
         return {}
-    return _by(await graph.run("find_status_changes", namespace=namespace, ids=ids), "memory_id")
+    rows = await graph.run("find_status_changes", namespace=namespace, ids=ids)
+    out: dict[str, list[StatusChangeRecord]] = {}
+    for row in rows:  # grouped by memory, in query order
+        record = StatusChangeRecord.of(row)
+        out.setdefault(record.memory_id, []).append(record)
+    return out
 
 
 async def find_memory_links(

@@ -21,7 +21,11 @@ from typing import Any
 from kgmem.core.browse_records import (
     BoxFields,
     BoxRecord,
+    ChangeFields,
+    EpisodeFields,
+    MemoryEpisode,
     RelationRecord,
+    StatusChangeRecord,
     TopicRecord,
     TraceRecord,
 )
@@ -226,6 +230,8 @@ SHAPES: dict[str, Shape] = {
     "find_topics": Shape(TopicRecord),
     "find_boxes": Shape(BoxRecord, nested={"box": BoxFields}),
     "find_traces": Shape(TraceRecord, column="trace"),
+    "find_memory_episodes": Shape(MemoryEpisode, nested={"episode": EpisodeFields}),
+    "find_status_changes": Shape(StatusChangeRecord, nested={"change": ChangeFields}),
 }
 
 

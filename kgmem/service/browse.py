@@ -11,9 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
-from kgmem.core.browse_records import BoxRecord, RelationRecord, TopicRecord, TraceRecord
+from kgmem.core.browse_records import (
+    BoxRecord,
+    ChangeFields,
+    MemoryEpisode,
+    RelationRecord,
+    StatusChangeRecord,
+    TopicRecord,
+    TraceRecord,
+)
 from kgmem.core.text import normalize_name
 from kgmem.core.validation import check_limit, check_text
 from kgmem.errors import InvalidInput, NotFound
@@ -84,14 +91,14 @@ class BrowseOps(ServiceCore):
 
     async def memory_episodes(
         self, ids: Sequence[str], *, namespace: str | None = None
-    ) -> dict[str, list[Row]]:
+    ) -> dict[str, list[MemoryEpisode]]:
         return await api_repository.find_memory_episodes(
             self.graph, namespace=self._ns(namespace), ids=list(ids)
         )
 
     async def memory_status_changes(
         self, ids: Sequence[str], *, namespace: str | None = None
-    ) -> dict[str, list[Row]]:
+    ) -> dict[str, list[StatusChangeRecord]]:
         return await api_repository.find_status_changes(
             self.graph, namespace=self._ns(namespace), ids=list(ids)
         )
@@ -218,9 +225,9 @@ class BrowseOps(ServiceCore):
 
     async def status_history(
         self, memory_id: str, *, namespace: str | None = None
-    ) -> list[dict[str, Any]]:
+    ) -> list[ChangeFields]:
         mid = check_text(memory_id, what="id")
         rows = await api_repository.find_status_changes(
             self.graph, namespace=self._ns(namespace), ids=[mid]
         )
-        return [r["change"] for r in rows.get(mid, [])]
+        return [r.change for r in rows.get(mid, [])]

@@ -257,7 +257,7 @@ def test_forget_hard_removes_the_memory_and_its_own_episodes(api: Api, namespace
     assert after["labels"]["Episode"] == before["labels"]["Episode"] - 1
     assert after["labels"]["StatusChange"] == 1  # only that it was erased, no reason text
     history = api.km.status_history(gone, namespace=namespace)
-    assert [(h["new"], h["reason"]) for h in api.arun(history)] == [("purged", "erased on request")]
+    assert [(h.new, h.reason) for h in api.arun(history)] == [("purged", "erased on request")]
     missing = api.ok(FORGET, {"id": gone, "hard": True, "ns": namespace})["forget"]
     assert missing["code"] == "not_found"
 

@@ -237,7 +237,7 @@ def test_hard_forget_leaves_nothing_to_rebuild_the_sentence_from(
         places = [k for k, v in after.items() if mid in v and not k.startswith("history")]
         assert set(places) <= {"export", "raw nodes", "status_changes"}, (mid, places)
         history = arun(km.status_history(mid, namespace=ns))
-        assert [(h["new"], h["reason"]) for h in history] == [("purged", "erased on request")]
+        assert [(h.new, h.reason) for h in history] == [("purged", "erased on request")]
     # entities other memories still mention survive the forget
     tom = arun(km.get_entity(name="Tom Baker", namespace=ns))
     assert tom is not None and tom["mention_count"] >= 4
@@ -245,7 +245,7 @@ def test_hard_forget_leaves_nothing_to_rebuild_the_sentence_from(
     # the shared turn is kept, its text redacted; the other memory it yielded is kept
     marta = by_text(survivors, "chemistry")
     episodes = arun(km.memory_episodes([marta], namespace=ns))[marta]
-    assert episodes and all(e["episode"]["text"] == "" for e in episodes)
+    assert episodes and all(e.episode.text == "" for e in episodes)
 
 
 def test_soft_forget_keeps_everything_until_the_purge(km: Kgmem, namespace: str, arun: Any) -> None:
@@ -261,12 +261,10 @@ def test_soft_forget_keeps_everything_until_the_purge(km: Kgmem, namespace: str,
     assert kept["status"] == "deleted"
     assert sorted(e["name"] for e in arun(km.entities(namespace=ns))) == before_entities
     assert [
-        e["episode"]["text"] for e in arun(km.memory_episodes([row["id"]], namespace=ns))[row["id"]]
+        e.episode.text for e in arun(km.memory_episodes([row["id"]], namespace=ns))[row["id"]]
     ] == [turn.text]
     history = arun(km.status_history(row["id"], namespace=ns))
-    assert [(h["old"], h["new"], h["reason"]) for h in history] == [
-        ("active", "deleted", "not now")
-    ]
+    assert [(h.old, h.new, h.reason) for h in history] == [("active", "deleted", "not now")]
 
 
 def raw_scan(km: Kgmem, ns: str, arun: Any) -> str:
@@ -372,4 +370,4 @@ def test_two_hard_forgets_of_one_memory_erase_it_once(km: Kgmem, namespace: str,
     outcomes = arun(both())
     assert sorted(type(o).__name__ for o in outcomes) == ["NotFound", "dict"]
     history = arun(km.status_history(receipt.memory_id, namespace=ns))
-    assert [h["new"] for h in history] == ["purged"]  # one erasure record, not two
+    assert [h.new for h in history] == ["purged"]  # one erasure record, not two

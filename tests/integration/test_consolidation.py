@@ -296,10 +296,8 @@ def test_lifecycle_state_transitions_fire_exactly_at_their_thresholds(
         "purged": 1,
     }
     history = arun(km.status_history(ids["stale"], namespace=ns))
-    assert [(h["old"], h["new"], h["actor"]) for h in history] == [
-        ("active", "stale", "consolidation")
-    ]
-    assert [h["new"] for h in arun(km.status_history(ids["purged"], namespace=ns))] == ["purged"]
+    assert [(h.old, h.new, h.actor) for h in history] == [("active", "stale", "consolidation")]
+    assert [h.new for h in arun(km.status_history(ids["purged"], namespace=ns))] == ["purged"]
     # the same clock again: nothing left to do
     assert run(km, arun, ns, "state_transitions").changed == 0
 
@@ -609,7 +607,7 @@ def test_lifecycle_dependents_of_a_superseded_premise_are_flagged_in_a_bounded_c
         "challenged", "challenged", "challenged", "active"
     ]  # fmt: skip
     history = arun(km.status_history(chain[0], namespace=ns))
-    assert history[-1]["related_id"] == premise
+    assert history[-1].related_id == premise
     assert mem(km, arun, ns, unrelated)["status"] == "active"
     assert run(km, arun, ns, "contradictions").changed == 0
 

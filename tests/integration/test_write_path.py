@@ -89,8 +89,8 @@ def test_preference_reinforced_then_superseded_with_history(
     assert by_id[original]["valid_until"] is not None
     assert by_id[new_id]["status"] == "active"
     history = arun(km.status_history(original, namespace=namespace))
-    assert [(h["old"], h["new"]) for h in history] == [("active", "superseded")]
-    assert history[0]["related_id"] == new_id and history[0]["reason"]
+    assert [(h.old, h.new) for h in history] == [("active", "superseded")]
+    assert history[0].related_id == new_id and history[0].reason
 
 
 def test_spellings_resolve_to_one_entity_with_a_typed_relation(

@@ -103,7 +103,7 @@ async def memory_states(km: Kgmem, s: Scenario, ns: str) -> list[MemoryState]:
     out = []
     for r in rows:
         keys = {
-            str(e["episode"].get("turn_id") or "").removeprefix(prefix)
+            str(e.episode.turn_id or "").removeprefix(prefix)
             for e in episodes.get(str(r["id"]), [])
         }
         out.append(
