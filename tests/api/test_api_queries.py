@@ -171,6 +171,24 @@ def test_recall_filters_and_rejections(api: Api, seeded: Seeded) -> None:
     assert greeting["recall"]["hits"] == [] and greeting["recall"]["skipped"]
 
 
+RECALL_CHOICES = """
+query($q: String!, $ns: String, $p: String, $m: String) {
+  recall(query: $q, namespace: $ns, profile: $p, mode: $m, dry: true) {
+    __typename ... on Rejected { code reason } ... on RecallOk { hits { memoryId } }
+  }
+}"""
+
+
+def test_recall_profile_and_mode_are_checked_at_the_edge(api: Api, seeded: Seeded) -> None:
+    query = {"q": "what does Caroline drink in the morning", "ns": seeded.ns}
+    spelled = api.ok(RECALL_CHOICES, query | {"p": "Recent", "m": "facts-only"})["recall"]
+    assert spelled["__typename"] == "RecallOk"  # the same strings as ever, case forgiven
+    for bad, named in (({"p": "fastest"}, "ranking profile"), ({"m": "all"}, "recall mode")):
+        got = api.ok(RECALL_CHOICES, query | bad)["recall"]
+        assert got["__typename"] == "Rejected" and got["code"] == "invalid_input"
+        assert named in got["reason"], got
+
+
 MEMORY = """
 query($id: ID!, $ns: String) {
   memory(id: $id, namespace: $ns) {
