@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kgmem.graph.rows import ScoredId
 from kgmem.recall.channels import BM25_FLOOR, collect
 from kgmem.recall.filters import Evidence
 
@@ -12,7 +13,7 @@ from kgmem.recall.filters import Evidence
 def _shares(scores: list[float]) -> dict[str, float]:
     ev: dict[str, Evidence] = {}
     rankings: list[tuple[str, list[str]]] = []
-    rows = [{"id": f"m{i}", "score": s} for i, s in enumerate(scores)]
+    rows = [ScoredId(f"m{i}", s) for i, s in enumerate(scores)]
     collect(ev, rankings, "fulltext", rows, "fulltext")
     return {k: e.bm25 or 0.0 for k, e in ev.items()}
 
