@@ -151,6 +151,11 @@ def test_a_past_happening_only_guessed_to_hold_a_slot_is_not_retired_through_it(
     guess = Claim("ibrahim", "diet", "documentary", confidence=0.35)
     happening = Neighbour("m1", said, "h1", 0.0, valid_from=T0, claim=guess)
     assert claim_conflict(Claim("ibrahim", "diet", "vegan"), [happening], 0.5) is None
+    said = "Pavel said: There was a fox in the garden at dawn, just sitting on the lawn."
+    fox = Neighbour(
+        "m4", said, "h4", 0.0, valid_from=T0, claim=Claim("pavel", "diet", "fox", confidence=0.36)
+    )
+    assert claim_conflict(Claim("pavel", "diet", "vegetarian"), [fox], 0.5) is None
     read = _holder("m2", Claim("ibrahim", "diet", "vegetarian", confidence=0.8), T0)
     verdict = claim_conflict(Claim("ibrahim", "diet", "vegan"), [happening, read], 0.5)
     assert isinstance(verdict, ClaimConflict) and verdict.holder.memory_id == "m2"

@@ -123,9 +123,9 @@ def _change(
 
 
 # A memory that reports a past happening: its subject (a name, "The user", "A parcel Pavel"),
-# then a verb in the simple past within its first words.
+# then a verb in the simple past within its first words; after "Pavel said:", the words said.
 _REPORTS_PAST_RE = re.compile(
-    r"^\W*(?:[\w'’-]+\s+){1,4}?(?:\w+ed|went|got|had|made|took|saw|ate|ran|bought|came|met"
+    r"^\W*(?:[^:]{1,60}\b(?:said|says|wrote)\s*:\s*)?(?:[\w'’-]+\s+){1,4}?(?:\w+ed|went|got|had|made|took|saw|ate|ran|bought|came|met"
     r"|found|was|were|did|felt|heard|spent|gave|left|won|lost|broke|caught|wrote|read|drove)\b",
     re.IGNORECASE,
 )
