@@ -30,10 +30,10 @@ class Candidate:
 
     ``vector_score`` is the vector index's raw score ((1 + cos) / 2 for Neo4j's cosine index);
     ``bm25_score`` is already in [0, 1] (a fulltext hit's share of its list's best, or of a
-    floor when the best is weak: ``channels.collect``); ``activation_score``/``rrf_score`` are raw
-    channel scores, normalised by the
-    maxima over the candidate set (:class:`Norms`). ``stability`` is the effective stability S in
-    days (``lifecycle.retention.effective_stability``), not the stored per-memory multiplier;
+    floor when the best is weak: ``channels.collect``); ``activation_score``/``rrf_score`` are
+    raw channel scores, normalised by the maxima over the candidate set (:class:`Norms`).
+    ``stability`` is the effective stability S in days
+    (``core.retention.effective_stability``), not the stored per-memory multiplier;
     ``score`` also takes S as a number or callable. ``matched_entities`` are the query entities
     the memory mentions (``entity_matches`` counts them); ``co_activation`` is the largest
     CO_ACTIVATED count between this memory and another candidate of the same query.
