@@ -1,11 +1,11 @@
-// For each candidate claim: the live memories of the namespace that assert the same subject's slot family (any qualifier, any value), newest first.
+// For each candidate claim: the live memories of the namespace that assert the same subject's slot families (any qualifier, any value; `taxonomy.slots.holder_families`), newest first.
 // params: $namespace, $items, $limit
 // Conflicts are found by (namespace, subject, slot), not by embedding similarity: two wordings
 // of a change ("I'm at Stripe now" / "works at Google") can be far apart in the vector space.
 UNWIND $items AS it
 CALL (it) {
-  MATCH (m:Memory {namespace: $namespace, claim_subject: it.subject, claim_family: it.family})
-  WHERE m.status IN ['active', 'stale', 'challenged']
+  MATCH (m:Memory {namespace: $namespace, claim_subject: it.subject})
+  WHERE m.claim_family IN it.families AND m.status IN ['active', 'stale', 'challenged']
   WITH m ORDER BY coalesce(m.valid_from, m.created_at) DESC, m.id
   LIMIT $limit
   RETURN collect(m {

@@ -131,6 +131,19 @@ def related_families(a: str, b: str) -> bool:
     return b in answering_families(sa) or a in answering_families(sb)
 
 
+# A relationship status that says no partner is held any more: "I'm single" ends "dating Ben".
+UNPARTNERED_STATUSES: frozenset[str] = frozenset({"single", "divorced", "separated", "widowed"})
+
+
+def holder_families(slot_key_: str) -> tuple[str, ...]:
+    """The slot families whose holders a claim on ``slot_key_`` can change: its own, and for a
+    relationship status, the partner's (a status with no partner ends the partner held)."""
+    fam = slot_key_.partition(":")[0]
+    if fam == Slot.RELATIONSHIP_STATUS.value:
+        return (fam, Slot.PARTNER.value)
+    return (fam,)
+
+
 # Slots whose value is itself a date: a date said in such a claim is the value, not the day the
 # fact began to hold ("it's March 14th, not the 4th" corrects a birthday today).
 DATE_VALUED: frozenset[str] = frozenset({Slot.BIRTHDAY.value, Slot.DEADLINE.value})

@@ -62,6 +62,22 @@ def test_hypotheticals_requests_and_events_assert_no_attribute(
     assert claim is None or claim.confidence < CLAIM_MIN_CONFIDENCE
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Jon won't let Gina down!",  # a person is no employer
+        "It's been tricky, but Jon is up for the challenge!",  # a mood is no value
+        "They're Melanie's biggest motivation and support.",  # nor a pronoun
+        "John said: [shares a photo: a photo of a desk with a laptop and a lamp]",  # a caption
+    ],
+)
+def test_a_guess_takes_no_person_mood_pronoun_or_caption_as_its_value(
+    reader: ClaimReader, text: str
+) -> None:
+    claim = _read(reader, text, text.split()[0])
+    assert claim is None or claim.value not in {"gina", "tricky", "they", "desk", "laptop"}
+
+
 def test_an_opening_word_that_names_no_one_is_not_the_subject(reader: ClaimReader) -> None:
     claim = _read(reader, "Pottery has taken over from all Wren's old crafts.", "Wren")
     assert claim is None or claim.subject == "wren"

@@ -56,6 +56,10 @@ _READINGS = [
     "The user has currently reached 65% coverage. | The user | user | quantity:coverag | 65%"
     " | holds",
     "The user has reached 65% so far. | The user | user | quantity:percent | 65% | holds",
+    "Leila said: After the data cleanup, validation accuracy is 88%. | Leila | leila"
+    " | quantity:accuracy | 88% | holds",
+    "Chloé and others got p95 down to 120 ms. | Chloé | chloé | quantity:p95 | 120 ms | holds",
+    "Zainab collects vinyl records. | Zainab | zainab | hobby | vinyl records | holds",
 ]
 
 
@@ -85,6 +89,37 @@ def test_claims_read_from_natural_wording(row: str) -> None:
 )
 def test_hypotheticals_and_plain_events_carry_no_claim(text: str) -> None:
     assert extract_claim(text, speaker="Maya") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Seeing how passionate these pros were about making a safe space was amazing.",
+        "It was incredible seeing Smoky Mountains in person.",
+        "Maya joined a travel club!",
+        "Maya likes breaking up their studying into smaller parts.",
+        "Maya said: Busy with studies but finding time to relax with books.",
+        "It's like finding Maya's true place in the world.",
+        "Maya went to a place in London a few years ago.",
+    ],
+)
+def test_words_that_only_look_like_a_slot_carry_no_claim(text: str) -> None:
+    # "seeing" is dating only with a person after a verb; "joined" an employer only when named
+    assert extract_claim(text, speaker="Maya") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("Maya has been seeing Tom for a month.", "partner", "tom"),
+        ("Maya joined Google as a designer.", "employer", "google"),
+        ("Maya's new flat in Leeds is tiny.", "residence", "leeds"),
+        ("Since becoming a nurse, Maya sleeps badly.", "job_title", "nurse"),
+    ],
+)
+def test_the_same_words_with_their_slot_still_read(text: str, slot: str, value: str) -> None:
+    claim = extract_claim(text, speaker="Maya")
+    assert claim is not None and (claim.slot, claim.value) == (slot, value)
 
 
 @pytest.mark.parametrize(
@@ -137,6 +172,49 @@ def test_single_valued_change_conflicts_multi_valued_addition_does_not() -> None
     assert isinstance(
         claim_conflict(Claim("maya", "pet", "biscuit", "ended"), [pet], 0.5), ClaimConflict
     )
+
+
+def test_an_ending_that_names_a_held_thing_closes_it_whatever_its_slot() -> None:
+    # "sold Duchess" is read as a possession with no kind; the horse was read as a pet
+    horse = Neighbour(
+        "m1", "Jamal keeps a horse called Duchess.", "h1", 0.0, valid_from=T0,
+        claim=Claim("jamal", "pet", "duchess", confidence=0.4),
+    )  # fmt: skip
+    sold = Claim("jamal", "possession:duchess", "duchess", "ended")
+    assert isinstance(claim_conflict(sold, [horse], 0.5), ClaimConflict)
+    # "sold my car" names no car: it closes the car held, not another kind of thing
+    car = _holder("m3", Claim("diego", "possession:car", "2012 honda civic"), T0)
+    bike = _holder("m4", Claim("diego", "possession:bike", "mountain bike"), T0)
+    verdict = claim_conflict(Claim("diego", "possession:car", "car", "ended"), [bike, car], 0.5)
+    assert isinstance(verdict, ClaimConflict) and verdict.holder.memory_id == "m3"
+
+
+def test_one_measure_in_two_wordings_is_one_value_changed() -> None:
+    said = "Chloé's API's p95 latency is 180 ms."
+    latency = Neighbour(
+        "m1", said, "h1", 0.0, valid_from=T0, claim=Claim("chloé", "quantity:latency", "180 ms")
+    )
+    new = Claim("chloé", "quantity:p95", "120 ms")
+    verdict = claim_conflict(new, [latency], 0.5, content="Chloé got p95 down to 120 ms.")
+    assert isinstance(verdict, ClaimConflict) and verdict.holder.memory_id == "m1"
+    # another measure of the same person is no change
+    other = Claim("chloé", "quantity:uptime", "99.9%")
+    assert claim_conflict(other, [latency], 0.5, content="Chloé's uptime is 99.9%.") is None
+    # a deadline that names no thing moves the one deadline the person has, not one of two
+    thesis = _holder("m2", Claim("dmitri", "deadline:thesis", "may 15"), T0)
+    moved = Claim("dmitri", "deadline:general", "june 1")
+    assert isinstance(claim_conflict(moved, [thesis], 0.5, content="pushed it"), ClaimConflict)
+    talk = _holder("m3", Claim("dmitri", "deadline:talk", "may 2"), T0)
+    assert claim_conflict(moved, [thesis, talk], 0.5, content="pushed it") is None
+
+
+def test_a_status_without_a_partner_ends_the_partner_held() -> None:
+    ben = _holder("m1", Claim("mirela", "partner", "ben"), T0)
+    verdict = claim_conflict(Claim("mirela", "relationship_status", "single"), [ben], 0.5)
+    assert isinstance(verdict, ClaimConflict) and verdict.holder.memory_id == "m1"
+    # engaged or married to someone keeps the partner; another person's status is no change
+    assert claim_conflict(Claim("mirela", "relationship_status", "engaged"), [ben], 0.5) is None
+    assert claim_conflict(Claim("ben", "relationship_status", "single"), [ben], 0.5) is None
 
 
 def test_low_confidence_claims_never_act_and_say_why() -> None:

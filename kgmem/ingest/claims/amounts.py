@@ -75,6 +75,16 @@ AMOUNTS: tuple[ClaimPattern, ...] = (
         r"|around|of) (?P<v>\d[\d,.]*\s?(?:%|ms|s|kb|mb|gb|k)?) (?P<q>[a-z]+)\b",
         plans=True,
     ),
+    # a measure said with its level: "validation accuracy is 88%", "the API's p95 latency is
+    # 180 ms", "got p95 down to 120 ms"; the number must end the phrase ("is 5 people" counts
+    # people, read above)
+    _p(
+        Slot.QUANTITY,
+        r"\b(?-i:(?P<q>[a-z][a-z0-9-]*)) (?:is|are|was|were|has been|stands at|sits at|down to"
+        r"|up to|back to)(?: now| currently| down to| up to| at| about| around| only){0,2} "
+        r"(?P<v>\d[\d,.]*\s?(?:%|ms|s|kb|mb|gb|k)?)(?![\w%])(?!\s(?-i:[a-z]))",
+        plans=True,
+    ),
     # a share reached with nothing counted after it ("has currently reached 65% so far"): tried
     # after the form above, which reads "reached 65% coverage" as coverage
     _p(

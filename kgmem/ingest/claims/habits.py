@@ -69,6 +69,12 @@ HABITS: tuple[ClaimPattern, ...] = (
         rf"|super )?into|does|practises|practices|loves|enjoys|goes to|training for) {DET}"
         rf"(?:first )?(?P<v>{HOBBIES})\b",
     ),
+    # a collection is a hobby: "collects vinyl records", "has been collecting stamps for years"
+    _p(
+        Slot.HOBBY,
+        r"\b(?:collects|collecting|collector of) (?:old |vintage |rare )?"
+        r"(?P<v>(?:[\w-]+ )?[\w-]+s)\b",
+    ),
     # "spends most evenings painting", "spends her weekends sailing"
     _p(
         Slot.HOBBY,

@@ -17,6 +17,7 @@ from __future__ import annotations
 from kgmem.ingest.claims.amounts import AMOUNTS
 from kgmem.ingest.claims.habits import HABITS
 from kgmem.ingest.claims.lexicon import (
+    CAP_NAME,
     DET,
     DIETS,
     DRINKS,
@@ -100,12 +101,19 @@ VALUES: tuple[ClaimPattern, ...] = (
         rf"in {V}",
     ),
     _p(Slot.RESIDENCE, rf"\bmoved (?:back )?home to {V}"),
+    _p(Slot.RESIDENCE, rf"\b(?:since |after )relocating to {CAP_NAME}"),
     _p(
         Slot.RESIDENCE,
         rf"\bis where (?P<s>{NAME}) (?:now )?(?:lives|is living|is based)\b",
         before=True,
     ),
-    _p(Slot.RESIDENCE, rf"\b(?:new )?(?:apartment|place|house|home|flat|address) (?:is )?in {V}"),
+    # one's own dwelling in a named place: "their new flat in Leeds", "got my own apartment in
+    # Bangalore"; not "a place in London" (a visit) or "a place in the world"
+    _p(
+        Slot.RESIDENCE,
+        rf"(?:\b(?:my|her|his|their|our|new|own)|['’]s) (?:new |own )?(?:apartment|place|house"
+        rf"|home|flat|address) (?:is )?in {CAP_NAME}",
+    ),
     _p(Slot.RESIDENCE, rf"\b(?:is|am|are) (?:now )?(?:a )?(?P<v>{NAME}) resident\b"),
     _p(Slot.RESIDENCE, rf"\bcalls? (?P<v>{NAME}) home\b"),
     # the place first: "Berlin has been home for Priya for years", "Lisbon is Ana's home now"
@@ -120,7 +128,14 @@ VALUES: tuple[ClaimPattern, ...] = (
     ),
     _p(
         Slot.PARTNER,
-        rf"\b(?:is |got )?(?:dating|seeing|in a relationship with) {V}",
+        rf"\b(?:is |got )?(?:dating|in a relationship with) {V}",
+    ),
+    # "seeing" is dating only after a verb of its own and with a person: "has been seeing Tom",
+    # "started seeing someone"; not "seeing how happy they were", "seeing Smoky Mountains"
+    _p(
+        Slot.PARTNER,
+        rf"\b(?:is|are|am|been|started|starts|began|['’]s) seeing (?P<v>{NAME}|someone(?: new)?"
+        rf"|somebody)\b(?! (?-i:[A-Z]))",
     ),
     _p(
         Slot.PARTNER,

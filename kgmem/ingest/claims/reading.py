@@ -33,6 +33,9 @@ from kgmem.taxonomy.slots import Polarity, Slot, slot_key
 # Goals and plans are stated with "want to", "hoping to": not hypotheticals for these slots.
 _PLANS = frozenset({Slot.GOAL, Slot.DEADLINE, Slot.BUDGET})
 _REQUEST_RE = re.compile(r"\bwants help\b", re.IGNORECASE)
+# A shared image's caption ("[shares a photo: a photo of a desk with a laptop]", see
+# ``input_files``) says what was shown, not what the person is or has: nothing to guess from.
+_CAPTION_RE = re.compile(r"\[shares a photo:[^\]]*\]?")
 # Slots whose statements are about things as often as people ("the survey has 300 responses")
 _ABOUT_THINGS = frozenset({Slot.QUANTITY, Slot.BUDGET, Slot.GOAL, Slot.DEADLINE})
 _REPORTING = frozenset({"say", "tell", "write", "mention", "ask", "add"})
@@ -104,6 +107,8 @@ def _guessed(
         return None  # "might move", "thinking about going vegan": nothing holds yet
     if _REQUEST_RE.search(content):
         return None  # "<name> wants help to ...": a request (``requests.intent``), no attribute
+    if _CAPTION_RE.search(content):
+        return None
     doc = parse(content)
     sents = list(doc.sents)
     root = sents[0].root if sents else None

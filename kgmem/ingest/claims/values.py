@@ -50,9 +50,15 @@ _GENERIC = word_set(
     "evenings night nights today tonight tomorrow yesterday moment while minute minutes hour "
     "hours job work course courses class classes team life other others everyone someone anyone "
     "user users assistant speaker "  # the rewrite's subject for a speaker with no name
+    "it they them this that these those something anything everything nothing "
     "budget total number amount count budget goal target plan plans deadline favourite "
-    "favorite preference habit hobby name nickname birthday age diet language"
+    "favorite preference habit hobby name nickname birthday age diet language "
+    "photo photos photograph photography pic pics picture pictures image"  # shared-image captions
 )
+# slots whose value can be a person: a partner, a pet's or one's own name
+_PERSON_VALUED = frozenset({Slot.PARTNER, Slot.NAME, Slot.PET})
+# slots an adjective can be the value of: "vegan", "lactose intolerant", "fluent"
+_ADJECTIVE_VALUED = frozenset({Slot.DIET, Slot.HEALTH, Slot.ALLERGY, Slot.LANGUAGE})
 _UNITS = word_set(
     "percent dollars dollar euros euro pounds pound k ms kb mb gb kg kilos kilo km miles mile"
 )
@@ -80,7 +86,15 @@ def parse_value(doc: Any, slot: Slot, subject_words: frozenset[str]) -> ParsedVa
         status = [_STATUSES[t.lemma_.lower()] for t in doc if t.lemma_.lower() in _STATUSES]
         return ParsedValue(status[0], "") if status else None
     value, head = (
-        _number(doc, slot, inside) if slot in NUMERIC else _phrase(doc, inside, subject_words)
+        _number(doc, slot, inside)
+        if slot in NUMERIC
+        else _phrase(
+            doc,
+            inside,
+            subject_words,
+            people=slot in _PERSON_VALUED,
+            adjectives=slot in _ADJECTIVE_VALUED,
+        )
     )
     value = trim_value(value)
     if not value:
@@ -111,10 +125,14 @@ def _number(doc: Any, slot: Slot, inside: set[int]) -> tuple[str, Any]:
     return "", None
 
 
-def _phrase(doc: Any, inside: set[int], subject_words: frozenset[str]) -> tuple[str, Any]:
+def _phrase(
+    doc: Any, inside: set[int], subject_words: frozenset[str], *, people: bool, adjectives: bool
+) -> tuple[str, Any]:
     for ent in doc.ents:
         if ent.label_ not in _VALUE_ENTS or ent.start_char in inside:
             continue
+        if ent.label_ == "PERSON" and not people:
+            continue  # "Gina's help means a lot to Jon" holds no field of study named Jon
         if {t.text.lower() for t in ent} & subject_words:
             continue  # the subject's own name (the small model tags names as places too)
         return ent.text, ent.root
@@ -126,6 +144,10 @@ def _phrase(doc: Any, inside: set[int], subject_words: frozenset[str]) -> tuple[
                 return _chunk(nsubj[0]), nsubj[0]
     for tok in doc:
         if tok.dep_ not in _VALUE_DEPS or tok.pos_ not in ("NOUN", "PROPN", "ADJ"):
+            continue
+        if tok.pos_ == "ADJ" and not adjectives:
+            continue  # "It's been tricky", "Gina is passionate": a mood, not a value
+        if tok.ent_type_ == "PERSON" and not people:
             continue
         if tok.idx in inside or tok.text.lower() in subject_words:
             continue

@@ -97,7 +97,7 @@ WORK: tuple[ClaimPattern, ...] = (
     # manager", "was named head chef"), or the title named ("Raj's job title is staff engineer")
     _p(
         Slot.JOB_TITLE,
-        rf"(?:\b(?:is|am|are|became|has become|have become|has been|have been|qualified as"
+        rf"(?:\b(?:is|am|are|became|becoming|has become|have become|has been|have been|qualified as"
         rf"|trained as|retrained as)|['’]s(?= (?:now |currently |still )?(?:a|an) )) (?:now "
         rf"|currently |still |officially |finally )?(?:a |an |the )?{JOB_PHRASE}",
     ),
@@ -146,7 +146,8 @@ WORK: tuple[ClaimPattern, ...] = (
     ),
     _p(
         Slot.EMPLOYER,
-        rf"\b(?:joined|got a job at|got hired (?:at|by)|was hired (?:at|by)"
+        rf"\b(?:joined(?= (?:the )?(?-i:[A-Z]))|got a job at|got hired (?:at|by)"
+        rf"|was hired (?:at|by)"
         rf"|accepted (?:an |the )?(?:job )?offer from|started (?:a (?:new )?job )?at|new job at"
         rf"|started (?:a |an )?(?:new )?(?:[\w-]+ )?(?:job|role|position|gig) (?:at|with)"
         rf"|teaches at|teaching at|coaches at"
@@ -157,7 +158,9 @@ WORK: tuple[ClaimPattern, ...] = (
     ),
     _p(
         Slot.FIELD_OF_STUDY,
-        rf"\b(?:majoring in|major(?: is| to)|(?:studying|studies)(?! at\b| to\b| for\b| hard\b)"
+        rf"\b(?:majoring in|major(?: is| to)|(?:(?:(?:is|am|are|was|been|now|currently|still"
+        rf"|['’]s) )studying|(?<!with )(?<!my )(?<!her )(?<!his )(?<!their )(?<!our )(?<!of )"
+        rf"(?<!the )studies)(?! (?:at|to|for|hard|into|with|and|but|or|so|are|were|is)\b)"
         rf"|switched (?:her|his|their) major (?:from [\w -]+? )?to|(?:degree|PhD|doctorate"
         rf"|masters?|master['’]s|BA|BSc|MSc|MA|diploma|thesis|dissertation) (?:is )?(?:in|on)) {V}",
     ),

@@ -107,7 +107,9 @@ def decide(
         candidate = replace(candidate, valid_from=said_at)
     claimed = [h for h in (*holders, *live) if _is_live(h, now)]
     replacing = says_replacement(candidate.content)
-    verdict = claim_conflict(claim, claimed, min_claim_confidence, replacing=replacing)
+    verdict = claim_conflict(
+        claim, claimed, min_claim_confidence, replacing=replacing, content=candidate.content
+    )
     if isinstance(verdict, ClaimConflict):
         return _resolve(candidate, verdict.holder, verdict.check, strategy, now, said_at)
     decision = _by_similarity(

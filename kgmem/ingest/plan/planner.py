@@ -39,6 +39,7 @@ from kgmem.ingest.plan.scoring import peer_similarities, score_candidate
 from kgmem.ingest.reports import ExtractionReport
 from kgmem.records import Claim, ExtractedFact, Turn
 from kgmem.taxonomy import ConflictStrategy
+from kgmem.taxonomy.slots import holder_families
 
 NEIGHBOURS_K = 10
 CLAIM_HOLDERS_K = 10  # live memories read per candidate claim (a slot's current values)
@@ -95,7 +96,7 @@ async def gate_and_plan(
         namespace=ns,
         limit=CLAIM_HOLDERS_K,
         items=[
-            {"key": c.key, "subject": c.claim.subject, "family": c.claim.slot.partition(":")[0]}
+            {"key": c.key, "subject": c.claim.subject, "families": holder_families(c.claim.slot)}
             for c in candidates
             if c.claim is not None
         ],

@@ -27,6 +27,7 @@ from kgmem.ingest.gate.write_gate import aware_utc, decide
 from kgmem.ingest.plan.records import Candidate, WritePlan
 from kgmem.records import WriteReceipt
 from kgmem.taxonomy import ConflictStrategy
+from kgmem.taxonomy.slots import holder_families
 
 BATCH_REF = "batch:"
 _NEW_MEMORY = frozenset({GateAction.CREATE, GateAction.SUPERSEDE, GateAction.FLAG})
@@ -88,16 +89,13 @@ def _batch_neighbours(
         return []
     sims = np.stack([v for _, v in live]) @ vec
     nearest = set(np.argsort(-sims, kind="stable")[:k].tolist())
-    fam = None if c.claim is None else (c.claim.subject, family(c.claim.slot))
+    subject = None if c.claim is None else c.claim.subject
+    families = () if c.claim is None else holder_families(c.claim.slot)
     return [
         _as_neighbour(e, float(sims[j]))
         for j, (e, _) in enumerate(live)
         if j in nearest
-        or (
-            fam is not None
-            and e.claim is not None
-            and (e.claim.subject, family(e.claim.slot)) == fam
-        )
+        or (e.claim is not None and e.claim.subject == subject and family(e.claim.slot) in families)
     ]
 
 
