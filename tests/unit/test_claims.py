@@ -47,6 +47,8 @@ _READINGS = [
     "Tomas said: The report for the board is due on October 10. | Tomas | tomas | deadline:report"
     " | october 10 | holds",
     "Dmitri's thesis draft is due on May 15. | Dmitri | dmitri | deadline:thesis | may 15 | holds",
+    "The user won't meet the new April 25 (2024-04-25) deadline. | The user | user"
+    " | deadline:general | april 25 | holds",
     "Elena rehomed the budgies with a neighbour. | Elena | elena | pet | budgies | ended",
     "Felix gave Sheldon to the reptile rescue. | Felix | felix | pet | sheldon | ended",
     "The user's page load time has improved to 250ms. | The user | user | quantity:tim | 250ms"

@@ -26,6 +26,11 @@ _CHANGE_WORDS = (
     r"|up|down|to|at|about|around|only|currently|which|that|a|month|monthly"
 )
 
+_MONTH = (
+    r"January|February|March|April|May|June|July|August|September|October|November|December"
+    r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec"
+)
+
 AMOUNTS: tuple[ClaimPattern, ...] = (
     _p(
         Slot.BUDGET,
@@ -37,6 +42,15 @@ AMOUNTS: tuple[ClaimPattern, ...] = (
         Slot.DEADLINE,
         r"\bdeadline (?:for (?P<q>[\w ]+?) )?(?:is|was moved to|moved to|"
         rf"has been moved to|is now) {V}",
+        plans=True,
+    ),
+    # the date said before the word: "their April 20 deadline for the draft submission", "the
+    # new April 25 deadline"
+    _p(
+        Slot.DEADLINE,
+        rf"\b(?:{POSS}|(?:my|her|his|their|our|the|a)) (?:new |revised |original |final )?"
+        rf"(?P<v>(?-i:{_MONTH}) \d{{1,2}}(?:st|nd|rd|th)?)(?: \([\d-]+\))? deadline"
+        rf"(?: for (?:the |a |an |my |her |his |their |our )?(?P<q>[a-z][\w-]*))?",
         plans=True,
     ),
     # "the new sprint deadline of April 5", "a deadline of April 1 for the first sprint"
