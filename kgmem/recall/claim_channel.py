@@ -17,6 +17,7 @@ so the channel never lifts a stale value.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 from kgmem.core.slot_guess import PrototypeTable, SlotGuess, guess_slot, prototype_table
@@ -24,7 +25,7 @@ from kgmem.graph import repository
 from kgmem.graph.client import GraphClient
 from kgmem.graph.rows import ScoredId
 from kgmem.ml.embedder import Embedder
-from kgmem.taxonomy.slots import answering_families
+from kgmem.taxonomy.slots import Polarity, Slot, answering_families
 
 # A question's guess must be this sure (the guess's own confidence, at most 0.75): on questions
 # about attributes ("How old is", "Where does X live", "What car does") the guesses were 0.6-0.75,
@@ -33,14 +34,38 @@ QUERY_SLOT_MIN = 0.6
 # Below the write gate's default claim threshold a stored claim is a guess kgmem does not act on.
 HOLDER_MIN_CONFIDENCE = 0.5
 HOLDER_LIMIT = 10
+# The commonest attribute questions, by their wording: the guess over the embedding is weighed
+# down by the names in them (MiniLM puts "Where does Maya work?" at cosine 0.39 from "Where
+# does Alex work?"), so these are read as the words say. Anything else is left to the guess.
+_WHO = r"[\w'’ -]{1,40}?"
+_WORDED: tuple[tuple[re.Pattern[str], Slot], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), slot)
+    for pattern, slot in (
+        (rf"\bwhere (?:does|do) {_WHO} (?:currently |now )?work\b(?! out)", Slot.EMPLOYER),
+        (rf"\bwho (?:does|do) {_WHO} (?:currently |now )?work for\b", Slot.EMPLOYER),
+        (rf"\bwhich (?:company|firm|employer|organi[sz]ation|hospital|business|agency|bank)"
+         rf" (?:does|do) {_WHO} work (?:at|for|in)\b", Slot.EMPLOYER),
+        (rf"\bwhere (?:does|do) {_WHO} (?:currently |now )?live\b", Slot.RESIDENCE),
+        (rf"\bwhich (?:city|town|country|neighbou?rhood|state) (?:does|do) {_WHO} live\b",
+         Slot.RESIDENCE),
+        (r"\bhow old (?:is|am|are)\b", Slot.AGE),
+        (rf"\bwhat (?:does|do) {_WHO} do for (?:a living|work)\b", Slot.JOB_TITLE),
+    )
+)  # fmt: skip
+# what a worded question's guess says it is sure of: as sure as the surest prototype guess
+WORDED_CONFIDENCE = 0.75
 
 
 def table_for(embedder: Embedder) -> PrototypeTable:
     return prototype_table(embedder, embedder.embed, "question")
 
 
-def query_slot(vector: Sequence[float], table: PrototypeTable) -> SlotGuess | None:
-    """The slot a question asks about, or None when the guess is not sure enough."""
+def query_slot(query: str, vector: Sequence[float], table: PrototypeTable) -> SlotGuess | None:
+    """The slot a question asks about: by its wording when it is one of the commonest, else by
+    the guess over its embedding; None when that guess is not sure enough."""
+    for pattern, slot in _WORDED:
+        if pattern.search(query):
+            return SlotGuess(slot, Polarity.HOLDS, 1.0, 1.0, WORDED_CONFIDENCE)
     guess = guess_slot(vector, table)
     if guess is None or guess.confidence < QUERY_SLOT_MIN:
         return None

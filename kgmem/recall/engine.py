@@ -80,7 +80,7 @@ async def recall(
     ev, rankings, qvec, q_entities = await run_channels(
         graph, embedder, nlp, req, subs, run, turns=matches
     )
-    guess = query_slot(qvec, table_for(embedder)) if "claim" in req.channels else None
+    guess = query_slot(req.query, qvec, table_for(embedder)) if "claim" in req.channels else None
     if guess is not None:  # a question about an attribute: who holds it now
         rows: Sequence[ScoredId] = await claim_search(graph, req.namespace, q_entities, guess)
         run.queries.append("search_claim_holders")
