@@ -108,6 +108,7 @@ def is_multi_valued(slot: Slot) -> bool:
 # "Is Ana seeing anyone?" by her partner as well as her status.
 _ANSWERED_ALSO_BY: dict[Slot, tuple[Slot, ...]] = {
     Slot.JOB_TITLE: (Slot.EMPLOYER,),
+    Slot.EMPLOYER: (Slot.JOB_TITLE,),  # "Maya is a nurse at St. Mary's" says where she works
     Slot.RELATIONSHIP_STATUS: (Slot.PARTNER,),
     Slot.PARTNER: (Slot.RELATIONSHIP_STATUS,),
     Slot.PET: (Slot.POSSESSION,),

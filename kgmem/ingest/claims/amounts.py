@@ -96,7 +96,7 @@ AMOUNTS: tuple[ClaimPattern, ...] = (
         Slot.QUANTITY,
         r"\b(?-i:(?P<q>[a-z][a-z0-9-]*)) (?:is|are|was|were|has been|stands at|sits at|down to"
         r"|up to|back to)(?: now| currently| down to| up to| at| about| around| only){0,2} "
-        r"(?P<v>\d[\d,.]*\s?(?:%|ms|s|kb|mb|gb|k)?)(?![\w%])(?!\s(?-i:[a-z]))",
+        r"(?P<v>\d[\d,.]*(?:\s?(?:%|ms|s|kb|mb|gb|k)(?![\w%])|(?![\w%])(?!\s(?-i:[a-z]))))",
         plans=True,
     ),
     # a share reached with nothing counted after it ("has currently reached 65% so far"): tried

@@ -26,12 +26,17 @@ BOUNDARY = word_set(
     "there here because every to around across near that"
 )
 VALUE_DROP = word_set("a an the new current own my his her their its our your brand another")
+# sentence adverbs that open a clause, never a value: "Sadly Pixel passed away"
+_LEAD_ADVERBS = word_set(
+    "sadly unfortunately luckily fortunately honestly finally actually basically"
+)
 NAME_RE = re.compile(r"[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*")
 # capitalised words that open a sentence or stand for no one
 NOT_NAMES = word_set(
     "i the a an this that these those it he she they we you my our your his her their its "
     "actually also so well oh ok okay yes no now then but and after before when since recently "
-    "last next today yesterday monday tuesday wednesday thursday friday saturday sunday"
+    "last next today yesterday monday tuesday wednesday thursday friday saturday sunday "
+    "sadly unfortunately luckily fortunately honestly finally basically"
 )
 _MAX_VALUE_WORDS = 6
 _MAX_BEFORE_WORDS = 3
@@ -53,7 +58,7 @@ def trim_value(raw: str) -> str:
         kept.append(bare)
         if len(kept) >= _MAX_VALUE_WORDS:
             break
-    while kept and kept[0] in VALUE_DROP | {"to", "at", "in", "of"}:
+    while kept and kept[0] in VALUE_DROP | _LEAD_ADVERBS | {"to", "at", "in", "of"}:
         kept.pop(0)
     while kept and (kept[-1] in BOUNDARY or kept[-1] in VALUE_DROP):
         kept.pop()
