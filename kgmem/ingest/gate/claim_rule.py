@@ -15,6 +15,10 @@ how — or a ``ClaimSkip`` saying why it did not act, or None when nothing confl
   closes "a part-time MBA"), or of any slot whose text mentions the value it names ("Biscuit
   passed away" closes "has a golden retriever named Biscuit"); without a value, or with only the
   kind's own word ("sold my car", "quit my job"), any value of the same slot ("broke up");
+- a relationship status with no partner ("single", "divorced") ends the partner held;
+- an amount or deadline meets the one a holder keeps when they name one thing in two wordings
+  ("p95 down to 120 ms" / "the API's p95 latency is 180 ms": a qualifier is a word of the other
+  text, and the units agree), and a deadline that names no thing meets the person's only one;
 - the same value again (a repetition, or a refinement "Paris" → "Paris, France") is no change,
   except that a value that had ended and holds again ("vegan again") is one;
 - a claim below ``min_confidence`` never retires anything; a stored memory only guessed (below
@@ -165,11 +169,11 @@ _REPORTS_PAST_RE = re.compile(
     r"|found|was|were|did|felt|heard|spent|gave|left|won|lost|broke|caught|wrote|read|drove)\b",
     re.IGNORECASE,
 )
-# What a transition calls the thing when it names no instance: "sold my car" ends whichever car
-# was held ("an old Fiat Panda"), "quit my job" whichever employer.
 # At or above this a claim was read by a wording that names its slot (the lexicon), below it
 # mostly guessed from the nearest slot prototype.
 READ_CONFIDENCE = 0.6
+# What a transition calls the thing when it names no instance: "sold my car" ends whichever car
+# was held ("an old Fiat Panda"), "quit my job" whichever employer.
 _GENERIC_VALUES = frozenset({"job", "work", "position", "role"}) | KIND_WORDS.keys()
 
 
