@@ -176,6 +176,9 @@ def test_and_between_two_clauses_gives_two_facts(extract: Any) -> None:
 def test_shared_subject_is_copied_when_the_halves_name_different_things(extract: Any) -> None:
     facts = extract([say("I work at Microsoft and live in Seattle.")])
     assert contents(facts) == ["Caroline works at Microsoft.", "Caroline lives in Seattle."]
+    # the subject of "I've" is one word apart from the verb it is copied to
+    facts = extract([say("I've accepted Leslie's offer and have a Zoom call with Dana on Friday.")])
+    assert contents(facts)[1].startswith("Caroline has a Zoom call with Dana")
 
 
 def test_a_half_that_leans_on_the_other_is_not_split(extract: Any) -> None:

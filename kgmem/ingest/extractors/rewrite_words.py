@@ -35,7 +35,8 @@ KEEP = word_set(
     lay lent stuck swore shook dug forgave froze been done gone seen known taken given begun
     written spoken eaten driven fallen flown grown thrown worn broken chosen forgotten hidden
     ridden risen stolen woken beaten bitten drawn gotten proven frozen shaken mistaken read put
-    cut let set hit hurt quit cost shut spread bet burst cast split"""
+    cut let set hit hurt quit cost shut spread bet burst cast split misspoke misread misheard
+    misunderstood mistook overslept overheard overtook outgrew withdrew rebuilt rewrote retook"""
 )
 # Words after a subject that are not verbs at all: coordination, determiners, pronouns, numbers.
 NOT_VERBS = word_set(

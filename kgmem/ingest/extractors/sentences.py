@@ -225,7 +225,10 @@ def render(piece: Piece, sub_text: dict[int, str]) -> str:
         text = sub_text.get(tok.i, tok.text)
         if n == 0 and piece.lead and tok.pos_ != "PROPN" and text[:1].isupper():
             text = text[0].lower() + text[1:]
-        parts.append(text + tok.whitespace_)
+        gap = tok.whitespace_
+        if not gap and n + 1 < len(piece.tokens) and piece.tokens[n + 1].i != tok.i + 1:
+            gap = " "  # a subject copied over from "I've ..." meets the verb of another clause
+        parts.append(text + gap)
     text = "".join(parts).strip().rstrip(",;:-– ").strip()
     if piece.end and text and text[-1] not in ".!?":
         text += piece.end
