@@ -234,12 +234,14 @@ _CLAUSE_AND_RE = re.compile(r"\s*,?\s+and\s+(?=(?:what|which|who|where|when|why|
 
 # A temporal question about the past ("when did", "used to", "before the move") reads history;
 # one in the present ("What time does Leila go to bed?", "When is Mirela's birthday?") asks
-# for what holds now, and a superseded value would answer it wrongly (issue: recall answers the
-# present).
-_PAST_RE = cue(r"did", r"was", r"were", r"had", r"used to", r"previously", r"before", r"ago",
-               r"history of", r"timeline", r"first time", r"originally", r"at first", r"earlier",
-               r"formerly", r"in the past", r"last (?:week|month|year|time)", r"yesterday",
-               r"in \d{4}", r"since when", r"önce")  # fmt: skip
+# for what holds now, and a superseded value would answer it wrongly (recall answers the
+# present). "When was Dmitri born?" asks for a date that holds now: the corrected one answers.
+_UNTIL_BORN = r"(?!(?: [\w'’-]+){0,3} born\b)"
+_PAST_RE = cue(r"did", r"was" + _UNTIL_BORN, r"were" + _UNTIL_BORN, r"had", r"used to",
+               r"previously", r"before", r"ago", r"history of", r"timeline", r"first time",
+               r"originally", r"at first", r"earlier", r"formerly", r"in the past",
+               r"last (?:week|month|year|time)", r"yesterday", r"in \d{4}", r"since when",
+               r"önce")  # fmt: skip
 
 
 # A question about the conversation itself ("the order in which I brought up ...", "what did I
