@@ -95,6 +95,13 @@ def _holder(claim: Claim) -> Neighbour:
         ("Priya is in their thirties.", "Priya is 36, for the record.", False),
         ("Priya speaks French.", "Priya also speaks a bit of Italian.", False),
         ("Priya is really into knitting.", "These days Priya is into pottery instead.", True),
+        # a correction takes the place of a value even on a slot that holds several
+        (
+            "Priya is allergic to cats.",
+            "Allergy tests say it's actually dust mites, not cats.",
+            True,
+        ),
+        ("Priya's second language is Dutch.", "Sorry, Priya misspoke: it's Afrikaans.", True),
     ],
 )
 def test_the_claim_rule_on_pairs(reader: ClaimReader, old: str, new: str, acts: bool) -> None:

@@ -62,6 +62,21 @@ _READINGS = [
     " | quantity:accuracy | 88% | holds",
     "Chloé and others got p95 down to 120 ms. | Chloé | chloé | quantity:p95 | 120 ms | holds",
     "Zainab collects vinyl records. | Zainab | zainab | hobby | vinyl records | holds",
+    "Aroha's wife is called Anna. | Aroha | aroha | partner | anna | holds",
+    "Aroha's wife's name is Hanna with an H. | Aroha | aroha | partner | hanna | holds",
+    "Oliver's surname is Kowalski. | Oliver | oliver | name | kowalski | holds",
+    "Hiro has dropped keto. | Hiro | hiro | diet | keto | ended",
+    "Sienna has since taken in a ginger tom called Marmalade. | Sienna | sienna | pet"
+    " | marmalade | holds",
+    "Maya is not at Google anymore. | Maya | maya | employer | google | ended",
+    "Maya joined a startup called Lumen. | Maya | maya | employer | lumen | holds",
+    "Maya isn't actually allergic to penicillin. | Maya | maya | allergy | penicillin | ended",
+    "Maya is not lactose intolerant after all. | Maya | maya | allergy | lactose | ended",
+    "Maya traded the Prius in for a Tesla. | Maya | maya | possession:car | car | ended",
+    "The user only secured 3 interviews. | The user | user | quantity:interview | 3 | holds",
+    "The user's draft reached 4,700 words. | The user | user | quantity:word | 4,700 | holds",
+    "The user merged commits into the main branch, which has now reached 165. | The user | user"
+    " | quantity:branch | 165 | holds",
 ]
 
 
@@ -329,6 +344,31 @@ def test_a_replacement_on_a_multi_valued_slot_retires_the_old_value() -> None:
     assert says_replacement("These days Wren does pottery instead.")
     assert not says_replacement("Wren now also does pottery.")  # "also": an addition
     assert not says_replacement("Wren does pottery.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sorry, Sienna misspoke: Sienna's second language is Afrikaans.",
+        "Aroha's wife's name is Hanna with an H, Aroha typed it wrong before.",
+        "Allergy tests came back and it's actually dust mites, not cats.",
+        "Small correction: Nadia is allergic to dust mites.",
+    ],
+)
+def test_a_correction_takes_the_place_of_what_was_said(text: str) -> None:
+    assert says_replacement(text)
+
+
+def test_a_replacement_of_several_values_retires_the_one_it_names() -> None:
+    cats = _holder("m1", Claim("nadia", "allergy", "cats"), T0)
+    pollen = _holder("m2", Claim("nadia", "allergy", "pollen"), T0 + timedelta(days=3))
+    mites = Claim("nadia", "allergy", "dust mites")
+    text = "Allergy tests came back and it's actually dust mites, not cats."
+    verdict = claim_conflict(mites, [pollen, cats], 0.5, replacing=True, content=text)
+    assert isinstance(verdict, ClaimConflict) and verdict.holder.memory_id == "m1"
+    # naming none, the newest goes
+    verdict = claim_conflict(mites, [cats, pollen], 0.5, replacing=True, content="Correction:")
+    assert isinstance(verdict, ClaimConflict) and verdict.holder.memory_id == "m2"
 
 
 def test_a_transition_closes_a_value_it_shares_a_word_with() -> None:

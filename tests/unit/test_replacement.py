@@ -287,3 +287,14 @@ def test_an_unnamed_speakers_change_retires_their_own_state() -> None:
         " but the user needs extra time for accessibility improvements."
     )
     assert _user_decide(new, old, 0.55) == GateAction.SUPERSEDE
+
+
+def test_a_change_of_one_person_never_retires_a_relatives_state() -> None:
+    school = "Jamal's daughter goes to Lincoln Elementary."
+    kid = _state(school, 0.7, claim=Claim("jamal's daughter", "school", "lincoln", "holds", 0.75))
+    job = "Jamal started a new job at Lincoln Elementary as a teacher."
+    own = Claim("jamal", "employer", "lincoln elementary", "holds", 0.8)
+    assert _decide(job, kid, own) == GateAction.CREATE
+    # read as one person's, the same pair is a change
+    mine = _state(school, 0.7, claim=Claim("jamal", "school", "lincoln", "holds", 0.75))
+    assert _decide(job, mine, own) == GateAction.SUPERSEDE

@@ -83,10 +83,21 @@ AMOUNTS: tuple[ClaimPattern, ...] = (
         r"[\d,.]+\s?(?:%|ms|s|k)? )?to (?P<v>\d[\d,.]*\s?(?:%|ms|s|kb|mb|gb|k)?)",
         plans=True,
     ),
+    # a count said reached: "commits merged into the main branch, which has now reached 165"
+    _p(
+        Slot.QUANTITY,
+        r"\b(?!(?:has|have|had|which|that)\b)(?-i:(?P<q>[a-z]+)),? (?:which |that )?(?:has |have"
+        r" |had )?(?:recently |now |just |finally )?(?:reached|hit|passed|topped|crossed) "
+        # the whole number, with no unit or counted thing after it (read by the next form)
+        r"(?P<v>\d(?:[\d,.]*\d)?)(?![\d,.]*\d)(?![%\w])(?!\s?(?:%|ms|s|kb|mb|gb|k)\b)"
+        r"(?! (?-i:[a-z]))",
+        plans=True,
+    ),
     _p(
         Slot.QUANTITY,
         r"\b(?:has|have|had|is at|at|to|now|down to|up to|collected|read|about|with|reached"
-        r"|around|of) (?P<v>\d[\d,.]*\s?(?:%|ms|s|kb|mb|gb|k)?) (?P<q>[a-z]+)\b",
+        r"|around|of|secured|landed)"
+        r" (?P<v>\d[\d,.]*\s?(?:%|ms|s|kb|mb|gb|k)?) (?P<q>[a-z]+)\b",
         plans=True,
     ),
     # a measure said with its level: "validation accuracy is 88%", "the API's p95 latency is

@@ -81,7 +81,11 @@ VALUES: tuple[ClaimPattern, ...] = (
         rf"\b(?:goes by|go by|going by|prefers to be called|likes to be called"
         rf"|nickname is) {V}",
     ),
-    _p(Slot.NAME, rf"\b(?:changed (?:her|his|their) name to|legal name is|new name is) {V}"),
+    _p(
+        Slot.NAME,
+        rf"\b(?:changed (?:her|his|their) (?:sur|last )?name to|(?:legal|new|sur|last|family)"
+        rf" ?name is) {V}",
+    ),
     # an age right after the person it is of ("Maya is 29", "she just turned 30"): "Alice's phone
     # number is 555-1234" or "the score is 120" is a thing's number, and "her son is 7 now" is
     # the son's age, which this subject-less reading would give to the speaker
@@ -141,6 +145,12 @@ VALUES: tuple[ClaimPattern, ...] = (
         Slot.PARTNER,
         rf"\b(?:boyfriend|girlfriend|partner|husband|wife|fiancée?),? (?:is )?(?P<v>{NAME})",
     ),
+    # the partner's name said as such: "Aroha's wife is called Anna", "her husband's name is Raj"
+    _p(
+        Slot.PARTNER,
+        rf"\b(?:boyfriend|girlfriend|partner|husband|wife|fiancée?)(?:['’]s name is| is called"
+        rf"| is named| goes by) (?P<v>{NAME})",
+    ),
     _p(
         Slot.RELATIONSHIP_STATUS,
         r"\b(?:is|are) (?:now |officially )?(?P<v>single|married|engaged|divorced|widowed)\b",
@@ -160,8 +170,8 @@ VALUES: tuple[ClaimPattern, ...] = (
     ),
     _p(
         Slot.PET,
-        rf"\b(?:has|adopted|got|rescued|bought|have) {DET}(?:\w+ )?(?P<q>{PET}) "
-        rf"(?:named|called) (?P<v>{NAME})",
+        rf"\b(?:has|adopted|got|rescued|bought|have|took in|taken in|taking in) {DET}(?:\w+ )?"
+        rf"(?P<q>{PET}|tom|tomcat|tabby|mutt)(?: named| called|,) (?P<v>{NAME})",
     ),
     # "Emeka's dog is called Pickles", "Olive, Felix's cat, knocked a glass over"
     _p(Slot.PET, rf"{POSS} (?:\w+ )?(?P<q>{PET}) is (?:called|named) (?P<v>{NAME})\b"),

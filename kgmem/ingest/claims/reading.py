@@ -126,6 +126,8 @@ def _guessed(
         return None  # "the fridge is full of bacon now": a thing's state, not the person's
     parsed = parse_value(doc, guess.slot, words)
     ended = guess.polarity is Polarity.ENDED
+    if ended and parsed is not None and _said_instead(content, parsed.value):
+        ended = False  # "it's actually dust mites, not cats": the value said is the one that holds
     if parsed is None and not ended:
         return None
     qualifier = parsed.qualifier if parsed is not None else ""
@@ -133,9 +135,16 @@ def _guessed(
         subject=subject,
         slot=slot_key(guess.slot, qualifier),
         value=parsed.value if parsed is not None else "",
-        polarity=guess.polarity.value,
+        polarity=(Polarity.ENDED if ended else Polarity.HOLDS).value,
         confidence=guess.confidence,
     )
+
+
+def _said_instead(content: str, value: str) -> bool:
+    """``value`` is said in place of another: "<value>, not <old>" or "not <old> but <value>"."""
+    v = re.escape(value)
+    said = rf"\b{v}\W{{0,2}}\s*not\b|\bnot\b[^.;:]{{1,40}}\bbut (?:\w+ )?{v}\b"
+    return re.search(said, content, re.IGNORECASE) is not None
 
 
 def _about_someone(doc: Any, subject_words: frozenset[str]) -> bool:

@@ -25,6 +25,8 @@ from kgmem.ingest.claims.lexicon import (
 from kgmem.ingest.claims.lexicon import pattern as _p
 from kgmem.taxonomy.slots import Slot
 
+# "not", also inside "isn't" (where ``\b`` would not open it)
+_NOT = r"(?:\b(?:no longer|not|never)|n['’]t)\b"
 _FOODS = r"bread|pasta|wheat|gluten|dairy|cheese|milk|lactose"
 TRANSITIONS: tuple[ClaimPattern, ...] = (
     _p(Slot.RESIDENCE, rf"\bmoved (?:out of|away from) {DET}{V}", ended=True),
@@ -97,6 +99,13 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
         ended=True,
     ),
     _p(Slot.POSSESSION, rf"\bgave {DET}{KIND_PHRASE} (?:to|away)\b", ended=True),
+    # "traded the Prius in for a Tesla", "part-exchanged her old Golf"
+    _p(
+        Slot.POSSESSION,
+        r"\b(?:traded|part[- ]exchanged) (?:in )?(?:the |her |his |their |my )?(?:old )?"
+        r"(?P<v>(?-i:[A-Z][\w-]*(?: [A-Z][\w-]*)?)) in\b",
+        ended=True,
+    ),
     _p(Slot.POSSESSION, rf"\b(?:had|got) {DET}{KIND_PHRASE} stolen\b", ended=True),
     _p(Slot.DIET, rf"\b{NOT_ANYMORE} (?:a )?(?P<v>{DIETS})\b", ended=True),
     # eating a thing again ends the diet without it: "back on bread" ends "gluten-free"
@@ -111,9 +120,16 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
         rf"\b(?:stopped being|quit being|gave up being) (?:a )?(?P<v>{DIETS})",
         ended=True,
     ),
+    # a diet dropped by name: "has dropped keto", "came off paleo", "ditched the vegan diet"
+    _p(
+        Slot.DIET,
+        rf"\b(?:dropped|ditched|quit|gave up|given up|came off|come off|abandoned) (?:the |her |his"
+        rf" |their )?(?P<v>{DIETS})\b",
+        ended=True,
+    ),
     _p(
         Slot.ALLERGY,
-        rf"\b{NOT_ANYMORE} (?:to be |be |been )?(?:actually )?allergic to {V}",
+        rf"{_NOT} (?:to be |be |been )?(?:actually |really )?allergic to {V}",
         ended=True,
     ),
     # a condition gone: "Maya's asthma has cleared up", "her migraines went away"
@@ -122,6 +138,12 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
         rf"(?:{POSS}|\b(?:her|his|their|my)) (?P<v>[\w-]+(?: [\w-]+)?) (?:is gone|has gone|went"
         rf" away|has gone away|cleared up|has cleared up|is cured|is in remission|is under control"
         rf" now)",
+        ended=True,
+    ),
+    # "is not lactose intolerant after all" (the allergic form is read above)
+    _p(
+        Slot.ALLERGY,
+        rf"{_NOT} (?:be |been )?(?:actually |really )?(?P<v>[\w-]+) intolerant\b",
         ended=True,
     ),
     _p(Slot.ALLERGY, rf"\b(?:allergy|intolerance) to {V} (?:was|has been) ruled out", ended=True),

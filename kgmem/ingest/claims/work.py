@@ -64,6 +64,13 @@ WORK: tuple[ClaimPattern, ...] = (
     ),
     _p(Slot.JOB_TITLE, rf"\bpromotion to (?:the |a |an )?(?:new )?{JOB_PHRASE}"),
     _p(Slot.EMPLOYER, r"\bhanded in (?:her |his |their |my )?(?P<v>notice)\b", ended=True),
+    # "Maya is not at Google anymore", "isn't with Deloitte any more"
+    _p(
+        Slot.EMPLOYER,
+        rf"\b(?:is|am|are|['’]s|['’]m|['’]re) (?:no longer (?:at|with) {_NAMED_WORK}"
+        rf"|(?:not|n['’]t) (?:at|with) {_NAMED_WORK.replace('<v>', '<v2>')},? any ?more\b)",
+        ended=True,
+    ),
     _p(
         Slot.EMPLOYER,
         r"\b(?:is|am|are) (?:now )?(?:a )?(?P<v>freelancer|freelance|self-employed|(?:her|his"
@@ -154,7 +161,10 @@ WORK: tuple[ClaimPattern, ...] = (
         rf"|landed (?:a |an )?(?:[\w-]+ )?(?:job|role|position|gig) (?:at|with)"
         rf"|got (?:a |an |the )?(?:new )?(?:[\w-]+ )?(?:job|role|position|gig) (?:at|with)"
         rf"|took (?:a |an )?(?:[\w-]+ )?(?:job|role|position) (?:at|with)"
-        rf"|freelances? for|contracts? for|signed with) {V}",
+        rf"|freelances? for|contracts? for|signed with"
+        # "joined a startup called Lumen": the place is named after its kind
+        rf"|joined (?:a |an )?(?:[\w-]+ )?(?:startup|company|firm|agency|studio|lab|practice"
+        rf"|consultancy|nonprofit|charity|bank|school|hospital) (?:called|named)) {V}",
     ),
     _p(
         Slot.FIELD_OF_STUDY,

@@ -8,8 +8,8 @@ how — or a ``ClaimSkip`` saying why it did not act, or None when nothing confl
 - a new value on a **single-valued** slot (residence, employer, favourite colour, the milk one
   prefers) changes the current one, whatever the wording and whatever the cosine;
 - on a **multi-valued** slot (pets, languages, hobbies) an addition is not a conflict; a new
-  value said as a replacement (``replacing``: "now", "these days", "instead", "switched",
-  and no "also"/"another") changes the current one all the same;
+  value said as a replacement (``replacing``: "now", "these days", "instead", "switched", a
+  correction, and no "also"/"another") changes the one it names, else the newest;
 - a **transition** (polarity ``ended``: quit, sold, left, passed away, no longer) closes the
   holder of the same value, or of a value it shares a word with ("dropped out of the MBA"
   closes "a part-time MBA"), or of any slot whose text mentions the value it names ("Biscuit
@@ -86,7 +86,12 @@ def claim_conflict(
     slot, _ = parsed
     ended = claim.polarity == Polarity.ENDED
     claim = _as_held_measure(claim, content, holders)
-    for h in sorted(holders, key=_newest_first):
+    order = sorted(holders, key=_newest_first)
+    if replacing and is_multi_valued(slot):
+        # a replacement on a slot of several values takes the place of the one it names ("swapped
+        # climbing for bouldering", "actually dust mites, not cats"), else of the newest
+        order.sort(key=lambda h: h.claim is None or not overlaps(h.claim.value, content))
+    for h in order:
         hc = h.claim
         if hc is None or hc.subject != claim.subject:
             continue

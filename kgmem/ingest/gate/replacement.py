@@ -3,8 +3,9 @@
 Two questions the write gate asks of a candidate's text, without a slot:
 
 - ``says_replacement(content)``: the wording puts a new value in the place of the old one ("now",
-  "these days", "instead", "switched", "replaced", "no longer") and adds nothing beside it (no
-  "also", "another", "too"). A claim on a multi-valued slot said this way retires the current
+  "these days", "instead", "switched", "replaced", "no longer") or corrects what was said ("I
+  misspoke", "typed it wrong", "actually X, not Y"), and adds nothing beside it (no "also",
+  "another", "too"). A claim on a multi-valued slot said this way retires the current
   value rather than joining it.
 - ``replaces_own_state(content)``: a replacement, or a change said by its event ("got married",
   "transferred", "gave up", "got it wrong earlier"), that is the person's own. The gate uses it when
@@ -46,14 +47,14 @@ _REPLACING_RE = re.compile(
     re.IGNORECASE,
 )
 # A change of one's own state said without a replacement word: a move between schools or courses,
-# a promotion, a wedding, a habit given up, a correction of what was said before. Only the
-# slot-free rule reads these (``replaces_own_state``); the claim rule's multi-valued "replacing"
-# stays with the words above.
+# a promotion, a wedding, a habit given up, a misdiagnosis. Only the slot-free rule reads these
+# (``replaces_own_state``); the claim rule's multi-valued "replacing" reads the words above and
+# the corrections below.
 _CHANGED_RE = re.compile(
     r"\b(?:switching|transferred|promoted|graduated|retired|resigned|joined"
     r"|got (?:married|engaged|divorced|hired|promoted)|broke up|split up|started (?:seeing|dating)"
     r"|(?:is|are|am|'s|'re|'m) back (?:on|to|in)|(?:gave|given|giving) up|cut out"
-    r"|(?:got|had) (?:\w+ ){1,3}wrong|told you (?:the )?wrong|misspoke\w*|misdiagnosed"
+    r"|misdiagnosed"
     # "a new place" is a home; "a new ramen place" is somewhere one ate once
     r"|new (?:\w+ )?(?:target|goal|plan|deadline|date|time|job|role|position|home|house"
     r"|flat|apartment|school|course|favou?rite|go-to)|new place"
@@ -62,6 +63,15 @@ _CHANGED_RE = re.compile(
     r"|fell|fallen|jumped|climbed|reached)(?: [\w,]+){0,7} (?:up |back |down |forward )?to)\b",
     re.IGNORECASE,
 )
+# A correction of what was said: the new value takes the place of the one said before, on a
+# slot that holds several too ("Sorry, I misspoke: my second language is Afrikaans", "it's
+# actually dust mites, not cats").
+_CORRECTING_RE = re.compile(
+    r"\b(?:misspoke\w*|told you (?:the )?wrong|(?:got|had|typed|wrote|said) (?:\w+ ){1,3}wrong"
+    r"|mixed (?:\w+ )?up|correction|actually\b[^.,;:!?]{1,40},\s*not)\b",
+    re.IGNORECASE,
+)
+_CUES = (_REPLACING_RE, _CORRECTING_RE, _CHANGED_RE)
 _ADDING_RE = re.compile(
     r"\b(?:also|too|as well|another|second|additional|extra|besides|on top of)\b", re.IGNORECASE
 )
@@ -85,8 +95,9 @@ _RATHER_RE = re.compile(r"\b(?:would|'d) rather\b", re.IGNORECASE)
 
 
 def says_replacement(content: str) -> bool:
-    """The wording puts a new value in the place of the old one, and adds nothing beside it."""
-    cue = _REPLACING_RE.search(content)
+    """The wording puts a new value in the place of the old one, or corrects what was said,
+    and adds nothing beside it."""
+    cue = _REPLACING_RE.search(content) or _CORRECTING_RE.search(content)
     return cue is not None and not _ADDING_RE.search(_clause(content, cue))
 
 
@@ -101,7 +112,7 @@ def _clause(content: str, cue: re.Match[str]) -> str:
 def replaces_own_state(content: str) -> bool:
     """A replacement whose subject is the person the fact is about: not a relative's or a
     thing's, not a hypothetical, a request or a question (see module doc)."""
-    cue = _REPLACING_RE.search(content) or _CHANGED_RE.search(content)
+    cue = next((m for rx in _CUES if (m := rx.search(content))), None)
     if cue is None:
         return False
     # The change's own clause decides whether it is a maybe or an addition: "bumped the chair
@@ -157,6 +168,10 @@ def retires(
         return False
     if claim is None or n.claim is None:
         return True
+    if claim.subject != n.claim.subject and "'s " in claim.subject + n.claim.subject:
+        # "Maya started a new job at Lincoln Elementary" is no change of where "Maya's daughter"
+        # goes to school: the two were read as about two people
+        return False
     low = min(claim.confidence, n.claim.confidence)
     if low < min_claim_confidence:
         return True
