@@ -9,7 +9,8 @@ entity names, also dropping a leading article and possessive, so "the Acme Corp.
 resolve to one entity. All three are idempotent. ``content_words`` is the word list the
 linking, coverage and topic heuristics compare (no stop words, no stemming); ``first_token`` is
 the first word of a normalised name (the entity lookup index's key); ``escape_term`` makes a word
-a literal term of a Lucene full-text query.
+a literal term of a Lucene full-text query; ``GOING_AHEAD`` and ``GOING_TO`` are "going to" said
+of what is ahead and of a plan.
 """
 
 from __future__ import annotations
@@ -19,6 +20,19 @@ import re
 import unicodedata
 
 from kgmem.errors import InvalidInput
+
+# "going to" after a verb of habit is a habit ("stopped going to the gym", "has been going to
+# therapy"); otherwise it is ahead: an arrangement ("going to the concert in May", which foresight
+# dates) or, before a verb, a plan ("going to move", which holds nothing yet: the goal category
+# and the claim lexicon's hedges). One wording for every reader of plans.
+GOING_AHEAD = (
+    r"(?<!stopped )(?<!quit )(?<!started )(?<!been )(?<!keep )(?<!kept )(?<!enjoy )(?<!enjoys )"
+    r"(?<!love )(?<!loves )\bgoing\s+to\b"
+)
+GOING_TO = (
+    GOING_AHEAD + r"(?!\s+(?:the|a|an|my|our|his|her|their|your|church|school|work|bed|class"
+    r"|classes|college|uni|university|therapy)\b)"
+)
 
 
 def word_set(text: str) -> frozenset[str]:

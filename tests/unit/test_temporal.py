@@ -147,6 +147,9 @@ def test_foresight_rules() -> None:
     assert foresight("I was going to call but forgot", REF) is None
     assert foresight("I will always prefer tea", REF) is None
     assert foresight("I like tea", REF) is None
+    # a habit of going somewhere, kept or given up, is no plan: it does not expire in a week
+    assert foresight("I stopped going to the gym, I run outside now", REF) is None
+    assert foresight("I've been going to therapy", REF) is None
 
 
 def test_valid_from() -> None:

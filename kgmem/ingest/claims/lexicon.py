@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kgmem.core.text import word_set
+from kgmem.core.text import GOING_TO, word_set
 from kgmem.taxonomy.slots import Polarity, Slot
 
 # a value: up to the end of the clause; claims.trim_value cuts it at the first boundary word
@@ -200,7 +200,7 @@ VALUE_CANON: dict[str, dict[str, str]] = {
 HYPOTHETICAL_RE = re.compile(
     r"\b(?:might|(?-i:may)|could|would|should|if|unless|maybe|perhaps|possibly|considering"
     r"|thinking (?:about|of)|wondering|hoping to|dreams? of|someday|one day|wants? to|wish"
-    r"|planning to|plans? to|going to|about to|whether)\b",
+    rf"|planning to|plans? to|{GOING_TO}|about to|whether)\b",
     re.IGNORECASE,
 )
 ADDITIVE_RE = re.compile(r"\b(?:also|too|as well|another|second|additional|extra)\b", re.IGNORECASE)

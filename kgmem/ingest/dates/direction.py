@@ -24,14 +24,14 @@ import re
 from datetime import date, timedelta
 from typing import Literal
 
-from kgmem.core.text import word_set
+from kgmem.core.text import GOING_AHEAD, word_set
 
 Direction = Literal["future", "past", "near"]
 
 # Plan markers ("plan to", "will", "going to") plus their everyday variants.
 # "was going to" / "planned to" are past and "will always|never" is a standing rule, not a plan.
 PLAN = re.compile(
-    r"\bplan(?:s|ning)?\s+(?:to|on)\b|(?<!was )(?<!were )\bgoing\s+to\b|\bgonna\b"
+    rf"\bplan(?:s|ning)?\s+(?:to|on)\b|(?<!was )(?<!were ){GOING_AHEAD}|\bgonna\b"
     r"|(?<!free )(?<!the )(?<!my )(?<!your )(?<!good )(?:\bwill|\b\w+'ll)\b"
     r"(?!\s+(?:always|never|forever)\b)"
     r"|\bintend(?:s|ing)?\s+to\b|\babout\s+to\b|\bscheduled\s+(?:to|for)\b|\baim(?:s|ing)?\s+to\b"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from kgmem.core.text import GOING_TO
 from kgmem.ingest.signals.records import SignalKind, SignalLevel, SignalScan
 from kgmem.taxonomy import Category
 
@@ -31,7 +32,7 @@ KIN_GENDER: dict[str, str | None] = {
 }
 _KIN_RE = "|".join(sorted(KIN_GENDER, key=len, reverse=True))
 _GOAL_RE = re.compile(
-    r"\b(?:plan(?:s|ning)?\s+(?:to|on)|going\s+to(?!\s+(?:the|a|an|my|our|his|her|their|your)\b)|gonna|intend(?:s|ing)?\s+to|hop(?:e|es|ing)\s+to"
+    rf"\b(?:plan(?:s|ning)?\s+(?:to|on)|{GOING_TO}|gonna|intend(?:s|ing)?\s+to|hop(?:e|es|ing)\s+to"
     r"|wants?\s+to|wanna|aim(?:s|ing)?\s+to|(?:my|our)\s+goal|dream(?:s|ing)?\s+(?:of|to)"
     r"|(?:'d|would)\s+love\s+to|keen\s+on|thinkin[g']?\s+(?:of|about)|looking\s+forward\s+to)\b",
     re.IGNORECASE,
