@@ -163,6 +163,9 @@ def test_memory_text_drops_fillers_and_reads_naturally(extract: Any) -> None:
     ]
     # the correction is still read from what was said
     assert facts[1].category == Category.CORRECTION
+    # chat drops the "I" before an adverb too
+    facts = extract([say("Just got the Pixel 8, loving it so far!", speaker="Maya")])
+    assert contents(facts) == ["Maya just got the Pixel 8, loving it so far!"]
 
 
 # --- atomic facts and coreference ----------------------------------------------------------------

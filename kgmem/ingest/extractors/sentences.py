@@ -38,6 +38,7 @@ _INTERJECTIONS = word_set(
 _SUBJECTLESS = word_set(
     "love like hate enjoy miss want need hope think feel wish prefer gon wan got"
 )
+_OPENING_ADVERBS = word_set("just finally recently also already actually literally officially")
 _FILLER_RE = re.compile(
     r"(?:(?:hey|hi|hello|yo|oh|wow|aw+|ah|well|yeah|yes|yep|no|nope|ok|okay|sure|cool|nice|great"
     r"|awesome|lol|haha|hmm|thanks|thank you|thx|congrats|congratulations|bye|goodbye|cheers"
@@ -173,6 +174,8 @@ def split_atomic(tokens: list[Any], sub_text: dict[int, str]) -> list[Piece]:
     final = tokens[-1].text if tokens[-1].text in (".", "!", "?") else "."
     lead = ""
     first = tokens[0]
+    if first.lower_ in _OPENING_ADVERBS and len(tokens) > 1:
+        first = tokens[1]  # "Just got the Pixel 8": the dropped "I" goes before the adverb
     if not any(c.dep_ in SUBJECT_DEPS or c.dep_ == "expl" for c in first.children) and (
         first.tag_ == "VBD" or (first.tag_ in ("VB", "VBP", "NN") and first.lower_ in _SUBJECTLESS)
     ):
