@@ -73,10 +73,15 @@ _READINGS = [
     "Maya isn't actually allergic to penicillin. | Maya | maya | allergy | penicillin | ended",
     "Maya is not lactose intolerant after all. | Maya | maya | allergy | lactose | ended",
     "Maya traded the Prius in for a Tesla. | Maya | maya | possession:car | car | ended",
+    "Maya had to put Rex down last week. | Maya | maya | pet | rex | ended",
+    "Maya stopped going to the gym. | Maya | maya | hobby | gym | ended",
     "The user only secured 3 interviews. | The user | user | quantity:interview | 3 | holds",
     "The user's draft reached 4,700 words. | The user | user | quantity:word | 4,700 | holds",
     "The user merged commits into the main branch, which has now reached 165. | The user | user"
     " | quantity:branch | 165 | holds",
+    # a name in an object is not whom the clause is about
+    "The user tagged a release, which was pushed to the GitHub repository with 150 commits."
+    " | The user | user | quantity:commit | 150 | holds",
 ]
 
 
@@ -102,6 +107,8 @@ def test_claims_read_from_natural_wording(row: str) -> None:
         "Maya went hiking with friends.",
         "Ana is due to give birth in May.",  # "due to" is no deadline
         "Maya gave a talk to the team.",  # a talk is nothing held
+        "Maya is going to move to Denver.",  # a plan, not a move
+        "Maya put Tom down as a reference.",  # not a pet put down
     ],
 )
 def test_hypotheticals_and_plain_events_carry_no_claim(text: str) -> None:
@@ -475,3 +482,12 @@ def test_a_guess_below_the_threshold_leaves_the_wording_to_tell_values_apart() -
         T0 + timedelta(days=1), claim=guess, min_claim_confidence=0.5,
     )  # fmt: skip
     assert decision.action not in (GateAction.UPDATE, GateAction.REINFORCE)
+
+
+def test_a_title_with_a_word_added_is_a_promotion_only_when_said_as_a_change() -> None:
+    nurse = _holder("m1", Claim("maya", "job_title", "nurse"), T0)
+    charge = Claim("maya", "job_title", "charge nurse")
+    promoted = "Maya got promoted to charge nurse last month!"
+    assert isinstance(claim_conflict(charge, [nurse], 0.5, content=promoted), ClaimConflict)
+    # the same title said more fully is a refinement
+    assert claim_conflict(charge, [nurse], 0.5, content="Maya is a charge nurse.") is None

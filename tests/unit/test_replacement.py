@@ -298,3 +298,16 @@ def test_a_change_of_one_person_never_retires_a_relatives_state() -> None:
     # read as one person's, the same pair is a change
     mine = _state(school, 0.7, claim=Claim("jamal", "school", "lincoln", "holds", 0.75))
     assert _decide(job, mine, own) == GateAction.SUPERSEDE
+
+
+@pytest.mark.parametrize(
+    ("text", "replacing"),
+    [
+        ("Jon lives in Leeds now.", True),
+        ("Jon is really loving life right now.", False),  # the present of a state, no change
+        ("Jon is sticking with the old laptop for now.", False),
+        ("Jon goes climbing every now and then.", False),
+    ],
+)
+def test_now_says_a_change_only_on_its_own(text: str, replacing: bool) -> None:
+    assert says_replacement(text) is replacing

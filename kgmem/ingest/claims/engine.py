@@ -230,10 +230,18 @@ def _clause_subject(clause: str, speaker: str | None, names: frozenset[str]) -> 
             continue  # "Maya's coffee ...": the possessor is not the subject of this verb
         if _REPORTS_RE.match(after):
             continue  # "Lucía's GI said ...": who reports it is not whom it is about
+        if _OBJECT_RE.search(clause[: m.start()]):
+            continue  # "pushed to the GitHub repository with 150 commits": a name in an object
         return normalize_name(name)
     if re.search(r"\b(?:he|she|they|it)\b", clause, re.IGNORECASE) and not names:
         return ""  # an unresolved pronoun names no one we know
     return normalize_name(speaker) if speaker else ""
+
+
+# the words before a name that is the object of a verb or a preposition, not the clause's subject
+_OBJECT_RE = re.compile(
+    r"\b(?:the|a|an|to|with|on|in|at|from|for|into|onto|of|by|via|about|like)\s+$", re.IGNORECASE
+)
 
 
 def _is_name(raw: str) -> bool:

@@ -75,6 +75,12 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
         ended=True,
     ),
     _p(Slot.PET, rf"\b(?:lost|rehomed|gave away) {DET}(?:{PET}),? (?P<v>{NAME})", ended=True),
+    # "had to put Rex down" (not "put Tom down for a nap", "put Tom down as a reference")
+    _p(
+        Slot.PET,
+        rf"\b(?:had|have|has|decided) to put (?P<v>{NAME}) down\b(?! (?:for|as)\b)",
+        ended=True,
+    ),
     _p(
         Slot.PET,
         rf"\b(?:lost|rehomed|put down|had to put down|said goodbye to) (?:her |his |their |the )"
@@ -217,7 +223,7 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
     _p(
         Slot.HOBBY,
         rf"\b(?:quit|stopped|gave up|given up|dropped|ditched|retired from) (?:playing |doing "
-        rf"|going |the |her |his |their )?(?P<v>{HOBBIES})\b",
+        rf"|going (?:to )?|the |her |his |their )?(?P<v>{HOBBIES})\b",
         ended=True,
     ),
 )

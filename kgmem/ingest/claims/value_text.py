@@ -36,7 +36,8 @@ NOT_NAMES = word_set(
     "i the a an this that these those it he she they we you my our your his her their its "
     "actually also so well oh ok okay yes no now then but and after before when since recently "
     "last next today yesterday monday tuesday wednesday thursday friday saturday sunday "
-    "sadly unfortunately luckily fortunately honestly finally basically"
+    "sadly unfortunately luckily fortunately honestly finally basically just still already "
+    "lately anyway"
 )
 _MAX_VALUE_WORDS = 6
 _MAX_BEFORE_WORDS = 3

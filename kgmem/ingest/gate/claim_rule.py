@@ -16,6 +16,8 @@ how — or a ``ClaimSkip`` saying why it did not act, or None when nothing confl
   passed away" closes "has a golden retriever named Biscuit"); without a value, or with only the
   kind's own word ("sold my car", "quit my job"), any value of the same slot ("broke up");
 - a relationship status with no partner ("single", "divorced") ends the partner held;
+- a job title that adds a word to the one held, said as a change ("got promoted to charge
+  nurse" after "nurse"), is a new title, not a refinement;
 - an amount or deadline meets the one a holder keeps when they name one thing in two wordings
   ("p95 down to 120 ms" / "the API's p95 latency is 180 ms": a qualifier is a word of the other
   text, and the units agree), and a deadline that names no thing meets the person's only one;
@@ -116,6 +118,10 @@ def claim_conflict(
             if unpartnered
             else _change(claim, hc, ended, is_multi_valued(slot) and not replacing, named)
         )
+        if check is None and _promoted(claim, hc, content, replacing):
+            check = ContradictionCheck(
+                ContradictionKind.VALUE_CHANGE, (hc.value, claim.value), _cue(claim)
+            )
         if check is None:
             continue
         if claim.confidence < min_confidence:
@@ -123,6 +129,21 @@ def claim_conflict(
             return ClaimSkip(h.memory_id, f"would change {h.memory_id} ({check.describe()}), {why}")
         return ClaimConflict(h, check)
     return None
+
+
+def _promoted(claim: Claim, held: Claim, content: str, replacing: bool) -> bool:
+    """A title that adds a word to the one held, said as a change ("nurse", then "got promoted
+    to charge nurse", "is a senior engineer now"), is a new title, not a refinement."""
+    return (
+        family(claim.slot) == Slot.JOB_TITLE.value == family(held.slot)
+        and claim.polarity == held.polarity == Polarity.HOLDS
+        and claim.value != held.value
+        and same_value(claim.value, held.value)
+        and (replacing or _PROMOTED_RE.search(content) is not None)
+    )
+
+
+_PROMOTED_RE = re.compile(r"\b(?:promot(?:ed|ion)|stepped up|moved up)\b", re.IGNORECASE)
 
 
 def _ends_partner(claim: Claim, held: Claim) -> bool:

@@ -37,7 +37,9 @@ from kgmem.taxonomy import Category
 from kgmem.taxonomy.slots import related_families
 
 _REPLACING_RE = re.compile(
-    r"\b(?:now|these days|nowadays|anymore|any more|no longer|instead|switched|replaced"
+    # "now" as a change, not the present of a state ("on tenuous grounds right now", "for now")
+    r"\b(?:(?<!right )(?<!for )(?<!just )(?<!by )(?<!until )(?<!till )(?<!even )(?<!every )now"
+    r"(?! and then)|these days|nowadays|anymore|any more|no longer|instead|switched|replaced"
     r"|taken over|took over|swapped|changed|(?:has|have) become|from now on|no more"
     # a measure or a date moved: "raised the reading goal to 30", "pushed the launch back to May"
     # ("moved to Berlin" is a move, which the claim rule reads as a residence)
