@@ -74,6 +74,7 @@ _READINGS = [
     "Maya is not lactose intolerant after all. | Maya | maya | allergy | lactose | ended",
     "Maya traded the Prius in for a Tesla. | Maya | maya | possession:car | car | ended",
     "Maya had to put Rex down last week. | Maya | maya | pet | rex | ended",
+    "Maya finally got their own flat in Sheffield. | Maya | maya | residence | sheffield | holds",
     "Maya stopped going to the gym. | Maya | maya | hobby | gym | ended",
     "The user only secured 3 interviews. | The user | user | quantity:interview | 3 | holds",
     "The user's draft reached 4,700 words. | The user | user | quantity:word | 4,700 | holds",

@@ -113,6 +113,12 @@ def _claim(
         return None
     if ADDITIVE_RE.search(match.group(0)) and not ended and pattern.slot is Slot.POSSESSION:
         return None  # "another car": an addition, not a replacement
+    if (
+        pattern.slot is Slot.POSSESSION
+        and qualifier == "home"
+        and _PLACED_RE.search(content, match.start(), match.end() + 20)
+    ):
+        return None  # "got their own flat in Sheffield": where one lives, read as a residence
     if pattern.slot in _SECOND_OK and not ended and _ALSO_RE.search(clause + match.group(0)):
         return None  # "also started a weekend job at a bookshop": a second job, not a new one
     subject = _subject(content, match, clause, speaker, names)
@@ -238,6 +244,8 @@ def _clause_subject(clause: str, speaker: str | None, names: frozenset[str]) -> 
     return normalize_name(speaker) if speaker else ""
 
 
+# a dwelling's place said right after it ("... flat in Sheffield")
+_PLACED_RE = re.compile(r"\s(?:in|near) (?-i:[A-Z])", re.IGNORECASE)
 # the words before a name that is the object of a verb or a preposition, not the clause's subject
 _OBJECT_RE = re.compile(
     r"\b(?:the|a|an|to|with|on|in|at|from|for|into|onto|of|by|via|about|like)\s+$", re.IGNORECASE
