@@ -18,3 +18,9 @@ HOT_MIN_UTILITY = 0.8
 HOT_MIN_ACCESS = 10
 HOT_MAX_AGE = timedelta(days=30)
 HOT_MAX_ITEMS = 15
+
+# At or above this a claim was read by a wording that names its slot (the lexicon), below it
+# mostly guessed from the nearest slot prototype: the write gate retires a guessed holder only
+# through a value read, and recall trusts a retirement through a read value to say which words
+# of a turn were retired.
+READ_CONFIDENCE = 0.6

@@ -1,5 +1,5 @@
 // Both BM25 searches of one query within one namespace, in one statement ($query is an escaped Lucene query): `memory` over memory content, `episode` over the turns as said, answered as the memories derived from the matching episodes (a memory scores its best episode). Each half reads its own windows: the indexes are shared by every namespace, so a half reads its $memory_windows[0] / $episode_windows[0] rows and keeps this namespace's; while that holds fewer than $limit of them and the index had more to give, it reads its next, wider window (up to three per half). A half whose windows are empty is skipped and answers null. `seen`, `level` (the window read last) and, for episodes, `episodes` tell the caller whether a still wider read could find more. The episode half's `hits` also carry, tagged `kind: 'episode'`, the turns among its best $turn_limit matches that no memory was derived from (a turn with nothing extracted), with their rank among the matching turns, so recall can return the turn itself.
-// params: $namespace, $query, $memory_windows, $episode_windows, $limit, $turn_limit
+// params: $namespace, $query, $memory_windows, $episode_windows, $limit, $turn_limit, $retired_turn_share, $read_confidence
 // values: plain
 // A window that is not read leaves its subquery one row with seen = 0 (an aggregation over no
 // rows); a window that is read has seen > 0, since the window before it was full. A skipped half
@@ -60,8 +60,16 @@ CALL () {
   CALL (own) {
     UNWIND own AS x
     WITH x.episode AS e, x.score AS score
+    // A turn that also gave a fact retired through a value read from its words matched partly
+    // on the retired words ("reached 65% coverage" beside "aims at 100%"): its other memories
+    // get a share of its score. A retirement through a guessed slot is not sure enough.
+    WITH e, score, EXISTS {
+      MATCH (s:Memory {namespace: $namespace, status: 'superseded'})-[:DERIVED_FROM]->(e)
+      WHERE s.claim_confidence >= $read_confidence
+    } AS retired
     MATCH (m:Memory {namespace: $namespace})-[:DERIVED_FROM]->(e)
-    WITH m, max(score) AS score
+    WITH m, max(CASE WHEN retired AND m.status <> 'superseded' THEN score * $retired_turn_share
+                     ELSE score END) AS score
     ORDER BY score DESC, m.id
     LIMIT $limit
     RETURN collect({id: m.id, score: score}) AS hits

@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from kgmem.core.tunables import READ_CONFIDENCE
 from kgmem.graph.client import GraphClient, Row
 from kgmem.graph.rows import ScoredId, TurnRow, episode_search_hits, scored
 
@@ -64,6 +65,11 @@ def _short(found: int, wanted: int, seen: int, k: int) -> bool:
 # of the 200 and 800-row reads are different sets for 40/40 LoCoMo questions). So a
 # search returns what it did without the memo exactly when it would have ended at or past the
 # memo's window: every benchmark question at 1k, 10k and 100k.
+# The share of a matching turn's score its live memories get when the turn also gave a fact
+# retired through a value read from its words: the words that matched may be the retired ones.
+# BEAM dev knowledge-update MRR 0.596 -> 0.633; LoCoMo dev R@10 0.686 -> 0.688, MRR 0.523 -> 0.520
+# (the same ingest). Counting retirements through a guessed slot too cost LoCoMo 0.005 R@10.
+RETIRED_TURN_SHARE = 0.5
 MEMO_SIZE = 32
 PROBE_EVERY = 32
 
@@ -220,13 +226,16 @@ async def search_text_memories(
     memory: bool = True,
     episode: bool = True,
     turn_limit: int = 0,
+    retired_turn_share: float = RETIRED_TURN_SHARE,
 ) -> tuple[list[ScoredId] | None, list[ScoredId | TurnRow] | None]:
     """Both BM25 searches of ``query`` in one statement: the memories whose content matches,
     and the memories derived from the episodes that match (None for a search not asked for).
     Each keeps its own memo and widening, so each reads the windows, and answers the rows, it
     would in a statement of its own; a search that must widen further runs again alone. The
     episode rows end with the unclaimed turns (``kind: "episode"``) among the best
-    ``turn_limit`` matching turns: those no memory was derived from."""
+    ``turn_limit`` matching turns: those no memory was derived from. A turn that also gave a
+    memory superseded through a value read from its words (claim confidence ``READ_CONFIDENCE``
+    or more) scores its live memories at ``retired_turn_share`` of its score."""
     halves = [half for half, on in (("memory", memory), ("episode", episode)) if on]
     searches = [
         _Search((f"search_text_memories.{h}", namespace, k), limit, FOUND[h]) for h in halves
@@ -242,6 +251,8 @@ async def search_text_memories(
             episode_windows=given.get("episode", []),
             limit=limit,
             turn_limit=turn_limit,
+            retired_turn_share=retired_turn_share,
+            read_confidence=READ_CONFIDENCE,
         )
         return [rows[0][h] for h in halves]
 

@@ -27,6 +27,7 @@ from kgmem import tracing
 from kgmem.core.text import normalize_name
 from kgmem.graph import hub_names, index_search, repository
 from kgmem.graph.client import GraphClient
+from kgmem.graph.index_search import RETIRED_TURN_SHARE
 from kgmem.graph.rows import PathHit, ScoredId, TurnRow
 from kgmem.ml.embedder import Embedder
 from kgmem.ml.nlp import Nlp
@@ -116,10 +117,12 @@ async def run_channels(
     subs: list[str],
     run: StageClock,
     turns: list[TurnMatch] | None = None,
+    history: bool = False,
 ) -> tuple[dict[str, Evidence], list[tuple[str, list[str]]], list[float], frozenset[str]]:
     """The channels' evidence and rankings, the query embedding and the query's entities;
     ``turns``, when given, receives the query's matching turns no memory stands for (the
-    episode channel's unclaimed turns, ``episode_hits``)."""
+    episode channel's unclaimed turns, ``episode_hits``). ``history``: the recall reads
+    superseded memories, so a turn that gave one matches for all its memories in full."""
     queries = [req.query, *subs[1:]] if len(subs) > 1 else [req.query]
     k = pool_size(req)
     ns = req.namespace
@@ -163,7 +166,10 @@ async def run_channels(
                 continue
             # The episode channel searches the turns' own words, before any rewrite. Both text
             # searches of a query are one statement; each channel still gets its own list.
-            text = tg.create_task(_text_search(graph, ns, q, hubs, boost, k, halves, turn_limit))
+            share = 1.0 if history else RETIRED_TURN_SHARE
+            text = tg.create_task(
+                _text_search(graph, ns, q, hubs, boost, k, halves, turn_limit, share)
+            )
             if i == 0:  # the turns come from the query as asked, not its sub-queries
                 main_text = text
             for i_half, c in enumerate(halves):
@@ -219,6 +225,7 @@ async def _text_search(
     k: int,
     halves: Sequence[str],
     turn_limit: int = 0,
+    retired_turn_share: float = RETIRED_TURN_SHARE,
 ) -> TextHits | None:
     """The memory ("fulltext") and episode text searches of ``text`` without its question
     words, the namespace's hub names kept at ``boost``, in one statement: rows per channel,
@@ -237,6 +244,7 @@ async def _text_search(
         memory="fulltext" in halves,
         episode="episode" in halves,
         turn_limit=turn_limit,
+        retired_turn_share=retired_turn_share,
     )
     rows = episode or []
     return TextHits(

@@ -38,7 +38,7 @@ from kgmem.recall.hyde import hyde_variants
 from kgmem.recall.hydration import hydrate
 from kgmem.recall.options import Activation
 from kgmem.recall.profiles import get_profile
-from kgmem.recall.query import decompose, should_expand, should_skip, strategy_for
+from kgmem.recall.query import Intent, decompose, should_expand, should_skip, strategy_for
 from kgmem.recall.request import RecallRequest
 from kgmem.recall.results import RecallHit, RecallResult
 from kgmem.recall.selection import select
@@ -77,8 +77,16 @@ async def recall(
     subs = decompose(req.query)
     run.tick("understand")
     matches: list[TurnMatch] | None = [] if wanted(req) else None
+    # A question about when things happened, or one that reads what was superseded, takes a
+    # turn's words in full: what a retired fact said is evidence of its time.
+    history = (
+        req.include_superseded
+        or strategy.include_superseded
+        or req.as_of is not None
+        or intent is Intent.TEMPORAL
+    )
     ev, rankings, qvec, q_entities = await run_channels(
-        graph, embedder, nlp, req, subs, run, turns=matches
+        graph, embedder, nlp, req, subs, run, turns=matches, history=history
     )
     guess = query_slot(req.query, qvec, table_for(embedder)) if "claim" in req.channels else None
     if guess is not None:  # a question about an attribute: who holds it now

@@ -38,6 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
+from kgmem.core.tunables import READ_CONFIDENCE
 from kgmem.ingest.claims.lexicon import KIND_WORDS
 from kgmem.ingest.claims.sameness import overlaps, same_value
 from kgmem.ingest.gate.contradiction import ContradictionCheck, ContradictionKind
@@ -195,9 +196,6 @@ _REPORTS_PAST_RE = re.compile(
     r"|found|was|were|did|felt|heard|spent|gave|left|won|lost|broke|caught|wrote|read|drove)\b",
     re.IGNORECASE,
 )
-# At or above this a claim was read by a wording that names its slot (the lexicon), below it
-# mostly guessed from the nearest slot prototype.
-READ_CONFIDENCE = 0.6
 # What a transition calls the thing when it names no instance: "sold my car" ends whichever car
 # was held ("an old Fiat Panda"), "quit my job" whichever employer.
 _GENERIC_VALUES = frozenset({"job", "work", "position", "role"}) | KIND_WORDS.keys()
