@@ -65,13 +65,14 @@ def _short(found: int, wanted: int, seen: int, k: int) -> bool:
 # of the 200 and 800-row reads are different sets for 40/40 LoCoMo questions). So a
 # search returns what it did without the memo exactly when it would have ended at or past the
 # memo's window: every benchmark question at 1k, 10k and 100k.
+MEMO_SIZE = 32
+PROBE_EVERY = 32
+
 # The share of a matching turn's score its live memories get when the turn also gave a fact
 # retired through a value read from its words: the words that matched may be the retired ones.
 # BEAM dev knowledge-update MRR 0.596 -> 0.633; LoCoMo dev R@10 0.686 -> 0.688, MRR 0.523 -> 0.520
 # (the same ingest). Counting retirements through a guessed slot too cost LoCoMo 0.005 R@10.
 RETIRED_TURN_SHARE = 0.5
-MEMO_SIZE = 32
-PROBE_EVERY = 32
 
 
 @dataclass

@@ -71,6 +71,8 @@ _READINGS = [
     "Maya is not at Google anymore. | Maya | maya | employer | google | ended",
     "Maya joined a startup called Lumen. | Maya | maya | employer | lumen | holds",
     "Maya isn't actually allergic to penicillin. | Maya | maya | allergy | penicillin | ended",
+    "Maya isn't vegan anymore. | Maya | maya | diet | vegan | ended",
+    "Maya doesn't work at Google anymore. | Maya | maya | employer | google | ended",
     "Maya is not lactose intolerant after all. | Maya | maya | allergy | lactose | ended",
     "Maya traded the Prius in for a Tesla. | Maya | maya | possession:car | car | ended",
     "Maya had to put Rex down last week. | Maya | maya | pet | rex | ended",

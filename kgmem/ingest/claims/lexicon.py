@@ -235,4 +235,5 @@ def pattern(
 
 
 POSS = rf"(?P<s>{NAME})'s"  # a possessive subject: "Maya's favourite colour is ..."
-NOT_ANYMORE = r"(?:no longer|not|n't|never)\b"
+# a negation, whole words and inside "isn't" / "doesn't" (where ``\b`` would not open it)
+NOT_ANYMORE = r"(?:\b(?:no longer|not|never)|n['’]t)\b"

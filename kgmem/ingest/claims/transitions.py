@@ -25,8 +25,6 @@ from kgmem.ingest.claims.lexicon import (
 from kgmem.ingest.claims.lexicon import pattern as _p
 from kgmem.taxonomy.slots import Slot
 
-# "not", also inside "isn't" (where ``\b`` would not open it)
-_NOT = r"(?:\b(?:no longer|not|never)|n['’]t)\b"
 _FOODS = r"bread|pasta|wheat|gluten|dairy|cheese|milk|lactose"
 TRANSITIONS: tuple[ClaimPattern, ...] = (
     _p(Slot.RESIDENCE, rf"\bmoved (?:out of|away from) {DET}{V}", ended=True),
@@ -41,7 +39,7 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
     _p(Slot.EMPLOYER, r"\b(?:left|quit) (?:her|his|their|the) (?P<v>job)\b", ended=True),
     _p(
         Slot.EMPLOYER,
-        rf"\b{NOT_ANYMORE} (?:\w+ )?(?:work|works|working) (?:at|for) {V}",
+        rf"{NOT_ANYMORE} (?:\w+ )?(?:work|works|working) (?:at|for) {V}",
         ended=True,
     ),
     _p(
@@ -113,7 +111,7 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
         ended=True,
     ),
     _p(Slot.POSSESSION, rf"\b(?:had|got) {DET}{KIND_PHRASE} stolen\b", ended=True),
-    _p(Slot.DIET, rf"\b{NOT_ANYMORE} (?:a )?(?P<v>{DIETS})\b", ended=True),
+    _p(Slot.DIET, rf"{NOT_ANYMORE} (?:a )?(?P<v>{DIETS})\b", ended=True),
     # eating a thing again ends the diet without it: "back on bread" ends "gluten-free"
     _p(
         Slot.DIET,
@@ -135,7 +133,7 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
     ),
     _p(
         Slot.ALLERGY,
-        rf"{_NOT} (?:to be |be |been )?(?:actually |really )?allergic to {V}",
+        rf"{NOT_ANYMORE} (?:to be |be |been )?(?:actually |really )?allergic to {V}",
         ended=True,
     ),
     # a condition gone: "Maya's asthma has cleared up", "her migraines went away"
@@ -149,7 +147,7 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
     # "is not lactose intolerant after all" (the allergic form is read above)
     _p(
         Slot.ALLERGY,
-        rf"{_NOT} (?:be |been )?(?:actually |really )?(?P<v>[\w-]+) intolerant\b",
+        rf"{NOT_ANYMORE} (?:be |been )?(?:actually |really )?(?P<v>[\w-]+) intolerant\b",
         ended=True,
     ),
     _p(Slot.ALLERGY, rf"\b(?:allergy|intolerance) to {V} (?:was|has been) ruled out", ended=True),
@@ -172,7 +170,7 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
         rf"\b(?:dropped out of|withdrew from|was expelled from) {DET}{V}",
         ended=True,
     ),
-    _p(Slot.NICKNAME, rf"\b{NOT_ANYMORE} (?:goes|go|going) by {V}", ended=True),
+    _p(Slot.NICKNAME, rf"{NOT_ANYMORE} (?:goes|go|going) by {V}", ended=True),
     _p(Slot.NICKNAME, rf"\b(?:stopped|quit) (?:going by|using the nickname) {V}", ended=True),
     _p(
         Slot.HABIT,
@@ -183,7 +181,7 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
     ),
     _p(
         Slot.HABIT,
-        rf"\b{NOT_ANYMORE} (?P<v>smokes?|smoking|vapes?|vaping|drinks?(?: \w+)?)\b",
+        rf"{NOT_ANYMORE} (?P<v>smokes?|smoking|vapes?|vaping|drinks?(?: \w+)?)\b",
         ended=True,
     ),
     # "hasn't smoked in months", "is off caffeine", "is sober now"
