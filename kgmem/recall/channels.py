@@ -122,8 +122,10 @@ async def run_channels(
     """The channels' evidence and rankings, the query embedding and the query's entities;
     ``turns``, when given, receives the query's matching turns no memory stands for (the
     episode channel's unclaimed turns, ``episode_hits``). ``history``: the recall reads
-    superseded memories, so a turn that gave one matches for all its memories in full."""
+    superseded memories or asks when, so a turn that gave a retired fact matches for all its
+    memories in full."""
     queries = [req.query, *subs[1:]] if len(subs) > 1 else [req.query]
+    share = 1.0 if history else RETIRED_TURN_SHARE
     k = pool_size(req)
     ns = req.namespace
     # The query embedding's model run is handed to a worker thread at once (``submit_query``: a
@@ -166,7 +168,6 @@ async def run_channels(
                 continue
             # The episode channel searches the turns' own words, before any rewrite. Both text
             # searches of a query are one statement; each channel still gets its own list.
-            share = 1.0 if history else RETIRED_TURN_SHARE
             text = tg.create_task(
                 _text_search(graph, ns, q, hubs, boost, k, halves, turn_limit, share)
             )
