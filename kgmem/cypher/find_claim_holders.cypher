@@ -1,4 +1,4 @@
-// For each candidate claim: the live memories of the namespace that assert the same subject's slot families (any qualifier, any value; `taxonomy.slots.holder_families`), newest first.
+// For each candidate claim: the live memories of the namespace that assert the same subject's slot families (any qualifier, any value; `taxonomy.slots.holder_families`), newest first, each with its cosine to the candidate (the gate tells which of several dates or amounts a candidate restates).
 // params: $namespace, $items, $limit
 // Conflicts are found by (namespace, subject, slot), not by embedding similarity: two wordings
 // of a change ("I'm at Stripe now" / "works at Google") can be far apart in the vector space.
@@ -12,7 +12,9 @@ CALL (it) {
     .id, .content, .content_hash, .category, .status, .valid_from, .valid_until,
     .importance, .utility, .confidence, .pinned, .immutable, .created_at, .session_id,
     .claim_subject, .claim_slot, .claim_value, .claim_polarity, .claim_confidence,
-    similarity: 0.0, entities: [(m)-[:MENTIONS]->(e:Entity) | e.normalized_name]
+    similarity: CASE WHEN m.embedding IS NULL THEN 0.0
+                ELSE 2.0 * vector.similarity.cosine(m.embedding, it.embedding) - 1.0 END,
+    entities: [(m)-[:MENTIONS]->(e:Entity) | e.normalized_name]
   }) AS holders
 }
 RETURN it.key AS key, holders

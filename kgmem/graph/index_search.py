@@ -204,8 +204,8 @@ def _with_twins(twins: list[Row], nearest: list[Row]) -> list[Row]:
 async def find_claim_holders(
     graph: GraphClient, *, namespace: str, items: list[dict[str, Any]], limit: int
 ) -> dict[int, list[Row]]:
-    """Per item (``key``, ``subject``, ``families``): the live memories asserting one of that
-    subject's slot families, newest first."""
+    """Per item (``key``, ``subject``, ``families``, ``embedding``): the live memories asserting
+    one of that subject's slot families, newest first, with their cosine to the item."""
     if not items:
         return {}
     rows = await graph.run("find_claim_holders", namespace=namespace, items=items, limit=limit)

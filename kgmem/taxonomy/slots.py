@@ -43,6 +43,11 @@ class Slot(StrEnum):
     QUANTITY = "quantity"  # qualified by the counted or measured thing (sources, ms, pages)
 
 
+# The value of an ended claim that says no value is held now ("doesn't own a car", "has no
+# pets"), as opposed to one value that ended ("sold the Civic").
+NONE = "none"
+
+
 class Polarity(StrEnum):
     HOLDS = "holds"
     ENDED = "ended"  # "no longer holds": quit, sold, left, broke up, passed away, ...
@@ -137,11 +142,17 @@ UNPARTNERED_STATUSES: frozenset[str] = frozenset({"single", "divorced", "separat
 
 
 def holder_families(slot_key_: str) -> tuple[str, ...]:
-    """The slot families whose holders a claim on ``slot_key_`` can change: its own, and for a
-    relationship status, the partner's (a status with no partner ends the partner held)."""
+    """The slot families whose holders a claim on ``slot_key_`` can change: its own, and between
+    a relationship status and a partner the other (a status with no partner ends the partner
+    held; a partner ends such a status), and for an employer the job titles (said with a work
+    place)."""
     fam = slot_key_.partition(":")[0]
     if fam == Slot.RELATIONSHIP_STATUS.value:
         return (fam, Slot.PARTNER.value)
+    if fam == Slot.PARTNER.value:  # a partner ends "single" ("not seeing anyone")
+        return (fam, Slot.RELATIONSHIP_STATUS.value)
+    if fam == Slot.EMPLOYER.value:  # a new employer ends "a nurse at St. Luke's"
+        return (fam, Slot.JOB_TITLE.value)
     return (fam,)
 
 

@@ -279,6 +279,10 @@ NOV20 = datetime(2023, 11, 20, 10, 0, tzinfo=UTC)  # a Monday
         ("I set a goal to finish by Feb 28", "Feb 28", date(2024, 2, 28)),
         ("by the end of March", "March", date(2024, 3, 1)),
         ("My exam is in March", "March", date(2024, 3, 1)),
+        # an event set for or moved to a date
+        ("Our product launch is set for June 10", "June 10", date(2024, 6, 10)),
+        ("The defence has been moved to June 2", "June 2", date(2024, 6, 2)),
+        ("Launch slipped to October 15", "October 15", date(2024, 10, 15)),
         # past tense: the most recent occurrence
         ("In March I moved to Denver", "March", date(2023, 3, 1)),
         ("I started in May", "May", date(2023, 5, 1)),

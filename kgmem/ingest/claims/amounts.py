@@ -31,7 +31,84 @@ _MONTH = (
     r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec"
 )
 
+_WEEKDAY = r"Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday"
+# the hour, part of the value: "April 21 at 3 PM" moved to "April 22 at 11 AM" is a change
+_CLOCK = r"(?:,? at \d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)?(?!\w))?"
+# a day or month something is set for: "March 3", "the 3rd of May", "next Friday", "June"
+_DATE = (
+    rf"(?P<v>(?-i:{_MONTH})\.? \d{{1,2}}(?:st|nd|rd|th)?\b{_CLOCK}"
+    rf"|\d{{1,2}}(?:st|nd|rd|th)? (?:of )?(?-i:{_MONTH})\b|(?:next |this )?(?-i:{_WEEKDAY})\b"
+    rf"|next (?:week|month|year)\b"
+    rf"|(?:early |mid-?|late |the end of )?(?-i:{_MONTH})\b"
+    rf"|(?:next |this |early |late )?(?:spring|summer|autumn|fall|winter)\b)(?! (?-i:[A-Z]))"
+)
+# an event or piece of work named by up to two words, not a verb or a pronoun ("the conference",
+# "my thesis defence", "Launch")
+_EVENT_WORDS = (
+    r"(?!(?:it|this|that|which|what|who|has|have|had|was|were|is|are|got|just|been"
+    r"|we|they|he|she|i)\b)(?:(?-i:[a-z])|(?:(?<=^)|(?<=: )|(?<=\ba )|(?<=\ban )|(?<=\bthe )"
+    r"|(?<=\bmy )|(?<=\bour ))(?-i:[A-Z]))[\w-]*"
+    r"(?: (?!(?:has|have|was|were|is|are|got|just|been|with)\b)[a-z][\w-]*)?"
+)
+_EVENT = rf"(?P<q>{_EVENT_WORDS})"
+# an appointment named with whom it is: "a Zoom call with the creative director" (the party is
+# part of the qualifier: a call with Ana is not a call with Ben)
+_WITH = r" with (?:[\w.'’-]+ ){0,3}?[\w.'’-]+"
+_EVENT_WITH = rf"(?P<q>{_EVENT_WORDS}{_WITH})"
+_MOVED = (
+    r"(?:pushed back|pushed|moved|rescheduled|postponed|delayed|bumped|brought forward|slipped"
+    r"|shifted|changed|moving|rescheduling|pushing|postponing|delaying)(?: back| forward| up)?"
+)
+
 AMOUNTS: tuple[ClaimPattern, ...] = (
+    # a date an event moved to: "the conference got pushed back to April 10", "the defence has
+    # been moved to June 2", "launch slipped to October 15"
+    _p(
+        Slot.DEADLINE,
+        rf"\b(?:the |my |our |her |his |their )?{_EVENT} (?:has been |have been |was |were |got "
+        rf"|is being |has |have |just |now )*{_MOVED} (?:to|until|till) (?:the )?{_DATE}",
+        plans=True,
+    ),
+    # "delayed the product launch to July 22", "moved our offsite to May 19", "moving the Zoom
+    # call with the creative director to April 22"
+    _p(
+        Slot.DEADLINE,
+        rf"\b{_MOVED} (?:the |my |our |her |his |their )?(?P<q>{_EVENT_WORDS}(?:{_WITH})?) (?:back "
+        rf"|forward )?(?:to|until|till) (?:the )?{_DATE}",
+        plans=True,
+    ),
+    # an appointment with someone on a day: "have a Zoom call with the creative director on
+    # April 21 at 3 PM", "booked a session with an immigration consultant on May 20"
+    _p(
+        Slot.DEADLINE,
+        rf"\b(?:have|has|had|booked|scheduled|arranged|set up|got) (?:a |an |my |the |our )?"
+        rf"{_EVENT_WITH} (?:on|for) (?:the )?{_DATE}",
+        plans=True,
+    ),
+    # the event named before: "remind me that it's rescheduled to March 22 at 4:30 PM" (the gate
+    # finds which of the person's dates it restates)
+    _p(
+        Slot.DEADLINE,
+        rf"\b(?:it|this|that)(?:['’]s| is| was| has| got)(?: been| now| just| being)* {_MOVED}"
+        rf" (?:to|until|till) (?:the )?{_DATE}",
+        plans=True,
+    ),
+    # a date an event is set for: "the conference is on March 3", "my thesis defence is
+    # scheduled for May 12"
+    _p(
+        Slot.DEADLINE,
+        rf"\b(?:the |my |our |her |his |their )?{_EVENT} (?:is|are|was) (?:now )?(?:(?:scheduled"
+        rf"|set|planned|booked|fixed|happening|taking place) )?(?:for|on) (?:the )?{_DATE}",
+        plans=True,
+    ),
+    # "launching the app on September 1": the launch is the event
+    _p(
+        Slot.DEADLINE,
+        rf"\b(?:launching|releasing|shipping) (?:the |our |my |their |her |his )?"
+        rf"(?:[\w-]+ ){{0,2}}?(?:on|in|by) {_DATE}",
+        qualifier="launch",
+        plans=True,
+    ),
     _p(
         Slot.BUDGET,
         r"\b(?:allocated|budgeted|set aside|budget (?:of|is)|has) (?P<v>[$€£]\s?[\d,.]+"

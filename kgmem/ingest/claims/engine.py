@@ -16,6 +16,7 @@ model.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from kgmem.core.synthesis import STOPWORDS, stem
@@ -67,6 +68,9 @@ _ALSO_RE = re.compile(
 )
 _NAMED_PLACES = frozenset({Slot.RESIDENCE, Slot.EMPLOYER})
 _SAID_WHEN = re.compile(r"\b(?:these days|lately|at the moment|right now|nowadays|by far)\b")
+# words that name no thing a date or amount is for: "pushed the deadline to June 1"
+_NO_THING = frozenset({"deadline", "deadlines", "date", "due"})
+_KIND_ENDS = BOUNDARY | frozenset({"these", "those", "lately", "nowadays", "days", "by"})
 _SOMEONE = frozenset({"someone", "somebody", "someone new", "a guy", "a girl", "new guy"})
 
 
@@ -105,6 +109,10 @@ def _claim(
         if pattern.slot in _NAMED_PLACES and not raw[:1].isupper():
             return None  # "The house is Ana's home": a home or a work place said first is named
     value = trim_value(raw)
+    if pattern.slot is Slot.DEADLINE and (clock := _AT_CLOCK_RE.match(raw.strip())):
+        value = clock.group(0).lower()  # "April 21 at 3 PM": the hour is part of the date
+    if pattern.slot in _PLACES and _DATE_VALUE_RE.match(value):
+        return None  # "the defence has been moved to June 2": a date, not a place
     ended = pattern.polarity is Polarity.ENDED
     if not value and not (ended and pattern.slot in (Slot.PARTNER, Slot.RELATIONSHIP_STATUS)):
         return None
@@ -124,6 +132,8 @@ def _claim(
     subject = _subject(content, match, clause, speaker, names)
     if not subject:
         return None
+    if value.endswith(f" {subject}") and pattern.slot in _PLACES:
+        value = value[: -len(subject) - 1]  # "since relocating to Montreal Ethan keeps ..."
     slot = pattern.slot
     if slot is Slot.PARTNER and not ended and value in _SOMEONE:
         # "started seeing someone": a status, not a partner named "someone"
@@ -166,6 +176,8 @@ def _qualifier(pattern: ClaimPattern, match: re.Match[str], value: str) -> str |
     given = (match.groupdict().get("q") or "").strip().lower()
     if slot is Slot.FAVOURITE:  # "favourite book now is": "now" is not the kind
         given = _SAID_WHEN.sub("", given).strip()
+        # "favourite colour these days": the kind ends where the time words start
+        given = " ".join(itertools.takewhile(lambda w: w not in _KIND_ENDS, given.split()))
         if not given and pattern.value_before:
             return None
         if pattern.value_before and given.split()[:1] and given.split()[0] in BOUNDARY:
@@ -180,9 +192,12 @@ def _qualifier(pattern: ClaimPattern, match: re.Match[str], value: str) -> str |
         # "almond milk" and "oat milk" are both milk; a one-word value is its own kind
         return _head(value) or None
     if slot in (Slot.BUDGET, Slot.DEADLINE):
-        # "books" and "book purchases" are one budget: the first content word names it
-        first = [w for w in trim_value(given).split() if w not in STOPWORDS]
-        return stem(first[0]) if first else "general"
+        # "books" and "book purchases" are one budget: the first content word names it; an
+        # appointment also by whom it is with ("zoom-director": a call with Ana is not one with Ben)
+        thing, _, party = given.partition(" with ")
+        first = [w for w in trim_value(thing).split() if w not in STOPWORDS | _NO_THING]
+        named = stem(first[0]) if first else "general"
+        return f"{named}-{stem(party.split()[-1])}" if party.split() else named
     if slot is Slot.QUANTITY:
         head = _head(given)  # "retire at 55 instead": "instead" counts nothing
         ok = head and head not in STOPWORDS and head not in BOUNDARY and len(head) > 2
@@ -214,7 +229,10 @@ def _subject(
 ) -> str:
     given = match.groupdict().get("s")
     if given:
-        return normalize_name(given)
+        words = given.split()
+        while len(words) > 1 and (words[0].lower() in NOT_NAMES or _GERUND_RE.match(words[0])):
+            words.pop(0)  # "Loving Maya's new Tesla": the name is Maya
+        return normalize_name(" ".join(words))
     return _clause_subject(clause, speaker, names)
 
 
@@ -244,6 +262,17 @@ def _clause_subject(clause: str, speaker: str | None, names: frozenset[str]) -> 
     return normalize_name(speaker) if speaker else ""
 
 
+_PLACES = frozenset({Slot.RESIDENCE, Slot.EMPLOYER, Slot.SCHOOL})
+_DATE_VALUE_RE = re.compile(
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|december"
+    r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|today|tonight|next"
+    r" (?:week|month|year))\b(?:\s+\d|$)|\d{1,2}(?:st|nd|rd|th)?(?: of)? (?:jan|feb|mar|apr|may"
+    r"|jun|jul|aug|sep|oct|nov|dec)"
+)
+_AT_CLOCK_RE = re.compile(
+    r"\w+\.? \d{1,2}(?:st|nd|rd|th)?,? at \d{1,2}(?::\d{2})?\s?(?:am|pm)?", re.IGNORECASE
+)
+_GERUND_RE = re.compile(r"^[A-Z][a-z]+ing$")
 # a dwelling's place said right after it ("... flat in Sheffield")
 _PLACED_RE = re.compile(r"\s(?:in|near) (?-i:[A-Z])", re.IGNORECASE)
 # the words before a name that is the object of a verb or a preposition, not the clause's subject

@@ -57,12 +57,13 @@ KIND_WORDS: dict[str, str] = {
     **dict.fromkeys(("console", "playstation", "ps4", "ps5", "xbox", "nintendo"), "console"),
     **dict.fromkeys(("kindle", "e-reader", "ereader"), "e-reader"),
 }
+KINDS = "|".join(re.escape(k) for k in KIND_WORDS)
 # a possession named by its kind or make, a few words after the verb: "an old Toyota Corolla",
 # "their PS5"; never across "at"/"for" ("a job at Toyota" is no car)
 KIND_PHRASE = (
     r"(?P<v>(?:(?!(?:at|for|from|with|in|of|to|on|become|became|been|got|is|was|a|an)\b)"
     r"[\w'’-]+ ){0,4}?"
-    r"(?:" + "|".join(re.escape(k) for k in KIND_WORDS) + r")\b"
+    rf"(?:{KINDS})\b"
     r"(?: (?!(?:finally|just|was|got|is|has|had|died|broke|to|away|stolen)\b)[\w-]+)?)"
 )
 # occupations: "Maya is a nurse", "As a sales associate, ...". Words that as often name a trait
@@ -108,7 +109,7 @@ SCHOOL_NAME = rf"(?={_SCHOOL}){CAP_NAME}"
 NOT_SCHOOL = rf"(?!{_SCHOOL})"
 DIETS = (
     r"vegan|vegetarian|pescatarian|keto|paleo|gluten[- ]free|dairy[- ]free|lactose[- ]free"
-    r"|plant[- ]based|carnivore|halal|kosher|low[- ]carb"
+    r"|plant[- ]based|carnivore|halal|kosher|low[- ]carb|intermittent fasting"
 )
 LANGUAGES = (
     r"English|Spanish|French|German|Italian|Portuguese|Mandarin|Chinese|Cantonese|Japanese|Korean"
@@ -128,6 +129,11 @@ HOBBIES = (
     r"|tai chi|zumba|spinning|weightlifting|powerlifting|jogging|trail running|ice skating"
     r"|skating|horse riding|riding|bowling|darts|fishing|rock climbing|meditation|video games"
     r"|gaming|board games|ceramics|improv|acting|mountain biking|triathlon training"
+)
+# conditions one has and gets over: "diagnosed with asthma", "the insomnia is finally gone"
+CONDITIONS = (
+    r"asthma|diabetes|migraines|arthritis|celiac disease|anxiety|depression|high blood pressure"
+    r"|adhd|eczema|insomnia|cold|flu|cough|rash|headaches|back pain|fever|infection"
 )
 # ways to work that name the work place: "bikes to work", "takes the train to the office"
 COMMUTE_MODES: dict[str, str] = {
@@ -177,10 +183,13 @@ VALUE_CANON: dict[str, dict[str, str]] = {
         **HABIT_VERBS,
     },
     "preference:commute": COMMUTE_MODES,
-    "relationship_status": dict.fromkeys(
-        ("relationship", "girlfriend", "boyfriend", "partner", "someone", "somebody"),
-        "in a relationship",
-    ),
+    "relationship_status": {
+        **dict.fromkeys(
+            ("relationship", "girlfriend", "boyfriend", "partner", "someone", "somebody"),
+            "in a relationship",
+        ),
+        **dict.fromkeys(("husband", "wife"), "married"),
+    },
     "diet": {
         **dict.fromkeys(("meat", "chicken", "beef", "pork", "steak", "burgers"), "omnivore"),
         "fish": "pescatarian",

@@ -22,7 +22,7 @@ from kgmem.ingest.claims.lexicon import (
     DIETS,
     DRINKS,
     KIND_PHRASE,
-    KIND_WORDS,
+    KINDS,
     LANGUAGES,
     NAME,
     PET,
@@ -36,13 +36,14 @@ from kgmem.ingest.claims.work import WORK
 from kgmem.taxonomy.slots import Slot
 
 _FAV = r"(?:new |current |all-time |absolute |top )?(?:favou?rite|fave|go-to|comfort)"
-_KINDS = "|".join(KIND_WORDS)
 _IS_NOW = r"(?:\bis|\bhas been|['’]s been|\bhas become) (?:now |still )?"
 _FOOD_DIETS = (("meat", "vegetarian"), ("dairy", "dairy-free"), ("gluten", "gluten-free"))
 _MEAT = r"meat|chicken|beef|pork|steak|burgers|fish"
 _MODES = r"train|bus|tube|subway|metro|tram|ferry|bike|car|scooter|foot"
 # not a field: "a high school student", "a PhD student", "an exchange student"
 _AGE_HOLDER = rf"(?:\b{NAME}|\b(?:he|she|they|i))"
+# a person moving, not a thing moved: "the meeting was moved to the main hall"
+_ACTIVE = r"(?<!\bwas )(?<!\bwere )(?<!\bbeen )(?<!\bbe )(?<!\bgot )(?<!\bbeing )"
 _BARE_NUMBER = r"\b(?![-./:,]?\d)(?!\s*(?:%|minutes|hours|days|weeks|percent))"
 
 VALUES: tuple[ClaimPattern, ...] = (
@@ -81,6 +82,14 @@ VALUES: tuple[ClaimPattern, ...] = (
         rf"\b(?:goes by|go by|going by|prefers to be called|likes to be called"
         rf"|nickname is) {V}",
     ),
+    # "Everyone calls Rebecca Bex", "Robert's friends call Robert Bobby" (one first name, then
+    # the name used)
+    _p(
+        Slot.NICKNAME,
+        r"\bcalls? (?P<s>(?-i:[A-Z][\w-]*)) (?!(?-i:Monday|Tuesday|Wednesday|Thursday|Friday"
+        r"|Saturday|Sunday)\b)(?P<v>(?-i:[A-Z][\w-]*))(?=\s*(?:[,.;:!?)]|$|now\b|these\b"
+        r"|because\b|since\b|and\b|but\b))",
+    ),
     _p(
         Slot.NAME,
         rf"\b(?:changed (?:her|his|their) (?:sur|last )?name to|(?:legal|new|sur|last|family)"
@@ -94,11 +103,14 @@ VALUES: tuple[ClaimPattern, ...] = (
     # a dwelling somewhere: the place, not the flat ("moved into a flat in Leeds")
     _p(
         Slot.RESIDENCE,
-        rf"\b(?:moved|relocated|moving|moves) (?:back )?(?:in)?to {DET}(?:[\w-]+ ){{0,2}}?"
+        rf"{_ACTIVE}\b(?:moved|relocated|moving|moves) (?:back )?(?:in)?to {DET}(?:[\w-]+ ){{0,2}}?"
         rf"(?:flat|apartment|house|place|condo|studio|home|loft|cottage|bungalow|townhouse)"
         rf" (?:in|on|near) {V}",
     ),
-    _p(Slot.RESIDENCE, rf"\b(?:moved|relocated|moving|moves) (?:back )?(?:to|into) {DET}{V}"),
+    _p(
+        Slot.RESIDENCE,
+        rf"{_ACTIVE}\b(?:moved|relocated|moving|moves) (?:back )?(?:to|into) {DET}{V}",
+    ),
     _p(
         Slot.RESIDENCE,
         rf"\b(?:lives|living|live|resides|based|settled) (?:now )?(?:with [\w'’ ]{{1,30}}? )?"
@@ -123,6 +135,7 @@ VALUES: tuple[ClaimPattern, ...] = (
     # the place first: "Berlin has been home for Priya for years", "Lisbon is Ana's home now"
     _p(Slot.RESIDENCE, rf"{_IS_NOW}{POSS} (?:new )?home\b", before=True),
     _p(Slot.RESIDENCE, rf"{_IS_NOW}home for (?P<s>{NAME})\b", before=True),
+    _p(Slot.RESIDENCE, rf"\bhome for (?P<s>{NAME}) is (?:now )?{V}"),
     *WORK,
     # engaged or married to someone is a status first: "engaged to Marco" then "got married" is
     # the change; the partner's name stays in the memory's text
@@ -133,6 +146,12 @@ VALUES: tuple[ClaimPattern, ...] = (
     _p(
         Slot.PARTNER,
         rf"\b(?:is |got )?(?:dating|in a relationship with) {V}",
+    ),
+    # "Maya's husband and Maya have been together for ten years": married, the partner unnamed
+    _p(
+        Slot.RELATIONSHIP_STATUS,
+        rf"\b(?P<v>husband|wife|boyfriend|girlfriend|partner) and (?:{NAME}|I|me) (?:have|['’]ve"
+        rf"|are|have been|['’]ve been|were) (?:been )?(?:together|married)\b",
     ),
     # "seeing" is dating only after a verb of its own and with a person: "has been seeing Tom",
     # "started seeing someone"; not "seeing how happy they were", "seeing Smoky Mountains"
@@ -170,7 +189,9 @@ VALUES: tuple[ClaimPattern, ...] = (
     ),
     _p(
         Slot.PET,
-        rf"\b(?:has|adopted|got|rescued|bought|have|took in|taken in|taking in) {DET}(?:\w+ )?"
+        rf"\b(?:has|adopted|got|rescued|bought|have|keeps?|owns?|took in|taken in|taking in"
+        rf"|brought home) {DET}"
+        rf"(?:\w+ )?"
         rf"(?P<q>{PET}|tom|tomcat|tabby|mutt)(?: named| called|,) (?P<v>{NAME})",
     ),
     # "Emeka's dog is called Pickles", "Olive, Felix's cat, knocked a glass over"
@@ -211,9 +232,9 @@ VALUES: tuple[ClaimPattern, ...] = (
     _p(Slot.ALLERGY, r"\b(?:is|am|are) (?P<v>[\w-]+) intolerant\b"),
     _p(
         Slot.HEALTH,
-        r"\b(?:diagnosed with|has been diagnosed with|suffers from|has) "
-        r"(?P<v>asthma|diabetes|migraines|arthritis|celiac disease|anxiety|depression"
-        r"|high blood pressure|adhd|eczema|insomnia)",
+        r"\b(?:diagnosed with|has been diagnosed with|suffers from|has|dealing with|struggling"
+        r" with|battling|living with) (?P<v>asthma|diabetes|migraines|arthritis|celiac disease"
+        r"|anxiety|depression|high blood pressure|adhd|eczema|insomnia)",
     ),
     _p(Slot.HEALTH, rf"\b(?:diagnosed with|has been diagnosed with|suffers from) {V}"),
     _p(
@@ -251,8 +272,16 @@ VALUES: tuple[ClaimPattern, ...] = (
     # the thing named by its kind: "Maya's new car is a Tesla", "her phone is an old Pixel"
     _p(
         Slot.POSSESSION,
-        rf"(?:{POSS}|\b(?:her|his|their|my|our)) (?:new |current )?(?P<q>{_KINDS}) (?:is|is now)"
+        rf"(?:{POSS}|\b(?:her|his|their|my|our)) (?:new |current )?(?P<q>{KINDS}) (?:is|is now)"
         rf" (?!(?:in|on|at|near|by|so|too|very|really|broken|dead)\b)(?:a |an |the )?{V}",
+    ),
+    # a new one of a kind replaces the one held: "Maya's new Pixel 8 takes great photos",
+    # "loving my new Tesla" (not "new to me", "new car smell" is still the car)
+    _p(
+        Slot.POSSESSION,
+        rf"(?:{POSS}|\b(?:her|his|their|my|our)) (?:brand[- ])?new (?!to\b)"
+        rf"(?P<v>(?:[\w'’-]+ ){{0,3}}?(?:{KINDS})\b(?: (?:\d[\w.]*|(?-i:[A-Z][\w-]*)|pro|max|mini"
+        rf"|plus|air|ultra|lite)\b)?)",
     ),
     # a drink taken: "always takes tea", "has become a flat white person", "switched to decaf"
     _p(

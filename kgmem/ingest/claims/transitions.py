@@ -10,10 +10,12 @@ data, no I/O.
 from __future__ import annotations
 
 from kgmem.ingest.claims.lexicon import (
+    CONDITIONS,
     DET,
     DIETS,
     HOBBIES,
     KIND_PHRASE,
+    KINDS,
     LANGUAGES,
     NAME,
     NOT_ANYMORE,
@@ -23,9 +25,13 @@ from kgmem.ingest.claims.lexicon import (
     V,
 )
 from kgmem.ingest.claims.lexicon import pattern as _p
-from kgmem.taxonomy.slots import Slot
+from kgmem.taxonomy.slots import NONE, Slot
 
 _FOODS = r"bread|pasta|wheat|gluten|dairy|cheese|milk|lactose"
+_BODY = (
+    r"ankle|wrist|knee|leg|arm|hand|foot|toe|finger|thumb|back|neck|shoulder|hip|elbow|ribs?"
+    r"|collarbone|nose|jaw|acl|hamstring|achilles|calf|shin|spine|tooth|pelvis|heel"
+)
 TRANSITIONS: tuple[ClaimPattern, ...] = (
     _p(Slot.RESIDENCE, rf"\bmoved (?:out of|away from) {DET}{V}", ended=True),
     _p(
@@ -49,6 +55,28 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
         ended=True,
     ),
     _p(Slot.PARTNER, r"\b(?P<v>broke up|split up|got divorced|are separated)\b", ended=True),
+    # none held, said now: "doesn't own a car", "has no pets" (the value ``NONE``: a later car or
+    # pet takes its place, ``gate.claim_rule``); "isn't seeing anyone" is "single" below
+    _p(
+        Slot.POSSESSION,
+        rf"{NOT_ANYMORE} (?:currently |even |actually )?(?:own|have|drive|has)(?: got)? (?:a |an "
+        rf"|any )(?P<v>{KINDS})s?\b",
+        ended=True,
+        value=NONE,
+    ),
+    _p(
+        Slot.POSSESSION,
+        rf"\b(?:has|have)(?: got)? no (?P<v>{KINDS})s?\b",
+        ended=True,
+        value=NONE,
+    ),
+    _p(
+        Slot.PET,
+        rf"(?:{NOT_ANYMORE} (?:currently |even |actually )?(?:have|has|own|keep)(?: got)? "
+        rf"(?:a |an |any )|\b(?:(?:has|have)(?: got)?|with) no )(?P<v>pets?|(?:{PET})s?)\b",
+        ended=True,
+        value=NONE,
+    ),
     _p(
         Slot.PARTNER,
         rf"\b(?P<v>called it quits|went (?:their|our) separate ways|(?:are|is) no longer together"
@@ -60,6 +88,24 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
         Slot.PARTNER,
         rf"\bex(?:[- ](?:boyfriend|girlfriend|partner|husband|wife|fiancée?))?,? (?P<v>{NAME})\b",
         ended=True,
+    ),
+    _p(
+        Slot.RELATIONSHIP_STATUS,
+        rf"{NOT_ANYMORE} (?:really |currently )?(?:seeing|dating) (?P<v>anyone|anybody)\b"
+        rf"|{NOT_ANYMORE} in a (?P<v2>relationship)\b",
+        value="single",
+    ),
+    # a marriage ended in law or by living apart: "the divorce was finalised", "we separated"
+    _p(
+        Slot.RELATIONSHIP_STATUS,
+        rf"(?:{POSS} |\b(?:the |(?:her|his|their|my|our) )?)(?P<v>divorce) (?:was|is|has been"
+        rf"|got|came) (?:finally |officially )?(?:finali[sz]ed|final|through|granted)\b",
+        value="divorced",
+    ),
+    _p(
+        Slot.RELATIONSHIP_STATUS,
+        r"\b(?:have |has |are |got |just )?(?P<v>separated|separating)\b(?! from\b)",
+        value="separated",
     ),
     _p(
         Slot.PET,
@@ -127,8 +173,8 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
     # a diet dropped by name: "has dropped keto", "came off paleo", "ditched the vegan diet"
     _p(
         Slot.DIET,
-        rf"\b(?:dropped|ditched|quit|gave up|given up|came off|come off|abandoned) (?:the |her |his"
-        rf" |their )?(?P<v>{DIETS})\b",
+        rf"\b(?:dropped|ditched|quit|gave up|given up|came off|come off|abandoned|stopped) (?:the "
+        rf"|her |his |their )?(?P<v>{DIETS}|fasting)\b",
         ended=True,
     ),
     _p(
@@ -139,9 +185,45 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
     # a condition gone: "Maya's asthma has cleared up", "her migraines went away"
     _p(
         Slot.HEALTH,
-        rf"(?:{POSS}|\b(?:her|his|their|my)) (?P<v>[\w-]+(?: [\w-]+)?) (?:is gone|has gone|went"
+        rf"(?:{POSS}|\b(?:her|his|their|my)) (?P<v>[\w-]+(?: (?!(?:is|has|have)\b)[\w-]+)?)"
+        rf" (?:is (?:finally |now "
+        rf"|all |completely )?gone|has gone|went"
         rf" away|has gone away|cleared up|has cleared up|is cured|is in remission|is under control"
         rf" now)",
+        ended=True,
+    ),
+    # an injury held: "broke her ankle", "sprained my wrist", "Maya's knee is injured"
+    _p(
+        Slot.HEALTH,
+        rf"\b(?:broke|sprained|fractured|injured|tore|twisted|dislocated|hurt|pulled) (?:(?:her|his"
+        rf"|their|my|{POSS}) )(?:left |right )?(?P<v>{_BODY})\b",
+    ),
+    _p(
+        Slot.HEALTH,
+        rf"(?:{POSS}|\b(?:her|his|their|my)) (?:left |right )?(?P<v>{_BODY}) (?:is|was) (?:badly "
+        rf"|still )?(?:injured|broken|sprained|fractured|hurt)\b",
+    ),
+    # a body part healed or a condition got over: "her wrist has fully healed", "is over the
+    # cold now", "has recovered from the flu"
+    _p(
+        Slot.HEALTH,
+        rf"(?:{POSS}|\b(?:her|his|their|my)) (?P<v>[\w-]+) (?:has|is|have|are) (?:now )?(?:fully "
+        rf"|completely |finally |totally )?(?:healed|recovered|back to normal)\b",
+        ended=True,
+    ),
+    _p(
+        Slot.HEALTH,
+        rf"\b(?:has|have|is|am|are) (?:now )?(?:fully |completely |finally |totally )?(?:recovered"
+        rf" from (?:the |her |his |their |my |a |an )?(?P<v>(?!(?:it|that|this)\b)[\w-]+"
+        rf"(?: [\w-]+)?)|over (?:the |her |his |their |my |a |an )?(?P<v2>{CONDITIONS}))"
+        rf"(?=\s*(?:now|[,.!;]|$))",
+        ended=True,
+    ),
+    # a named condition gone: "the insomnia is finally gone" (not "the milk is gone")
+    _p(
+        Slot.HEALTH,
+        rf"\bthe (?P<v>{CONDITIONS}) (?:is|has|have|are) (?:finally |now |all |completely )?"
+        rf"(?:gone|cleared up|went away|gone away|cured)\b",
         ended=True,
     ),
     # "is not lactose intolerant after all" (the allergic form is read above)
@@ -172,6 +254,13 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
     ),
     _p(Slot.NICKNAME, rf"{NOT_ANYMORE} (?:goes|go|going) by {V}", ended=True),
     _p(Slot.NICKNAME, rf"\b(?:stopped|quit) (?:going by|using the nickname) {V}", ended=True),
+    # "has dropped the nickname": whichever one was held
+    _p(
+        Slot.NICKNAME,
+        r"\b(?:dropped|ditched|stopped using|gave up|given up|retired) (?:the |her |his |their "
+        r"|my )?(?:old )?(?P<v>nickname)\b",
+        ended=True,
+    ),
     _p(
         Slot.HABIT,
         r"\b(?:quit|quitting|stopped|gave up|given up|giving up|kicked|cut out|ditched|dropped)"
@@ -182,6 +271,13 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
     _p(
         Slot.HABIT,
         rf"{NOT_ANYMORE} (?P<v>smokes?|smoking|vapes?|vaping|drinks?(?: \w+)?)\b",
+        ended=True,
+    ),
+    # "two months since her last vape", "a year without a cigarette"
+    _p(
+        Slot.HABIT,
+        rf"\b(?:since|without) (?:(?:{POSS}|her|his|their|my|a|any) )?(?:last |single )?(?P<v>vape"
+        rf"|cigarette|smoke|drink|sip of alcohol)\b",
         ended=True,
     ),
     # "hasn't smoked in months", "is off caffeine", "is sober now"

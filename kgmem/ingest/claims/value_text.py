@@ -23,7 +23,11 @@ BOUNDARY = word_set(
     "and but because since so which who whom where when while with for after before as from "
     "last this next now recently yesterday today tomorrow soon ago again anymore instead though "
     "too also in on at by until till during about over than then just already still really "
-    "there here because every to around across near that"
+    "there here because every to around across near that "
+    # a span of time after the value: "Mercy General two weeks ago"
+    "two three four five six seven eight nine ten several few couple "
+    # time said after the value: "Rob these days", "driving lately"
+    "these those lately nowadays"
 )
 VALUE_DROP = word_set("a an the new current own my his her their its our your brand another")
 # sentence adverbs that open a clause, never a value: "Sadly Pixel passed away"
@@ -37,7 +41,7 @@ NOT_NAMES = word_set(
     "actually also so well oh ok okay yes no now then but and after before when since recently "
     "last next today yesterday monday tuesday wednesday thursday friday saturday sunday "
     "sadly unfortunately luckily fortunately honestly finally basically just still already "
-    "lately anyway"
+    "lately anyway remind tell ask help let please thanks"
 )
 _MAX_VALUE_WORDS = 6
 _MAX_BEFORE_WORDS = 3

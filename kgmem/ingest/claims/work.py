@@ -37,6 +37,13 @@ _NOT_FIELDS = (
 _NAMED_WORK = rf"{NOT_SCHOOL}{CAP_NAME}"
 
 WORK: tuple[ClaimPattern, ...] = (
+    # a named school one starts at is a school, not a work place: "starts at Edinburgh
+    # University in September"
+    _p(
+        Slot.SCHOOL,
+        rf"\b(?:starts|starting|started|start|begins|beginning|began|begin) (?:at|uni at|college"
+        rf" at) {SCHOOL_NAME}",
+    ),
     # no employer now: "retired last month", "is between jobs", "is out of work"
     _p(
         Slot.EMPLOYER,

@@ -35,6 +35,7 @@ PLAN = re.compile(
     r"|(?<!free )(?<!the )(?<!my )(?<!your )(?<!good )(?:\bwill|\b\w+'ll)\b"
     r"(?!\s+(?:always|never|forever)\b)"
     r"|\bintend(?:s|ing)?\s+to\b|\babout\s+to\b|\bscheduled\s+(?:to|for)\b|\baim(?:s|ing)?\s+to\b"
+    r"|\b(?:set|slated|planned|booked)\s+for\b"
     r"|\bhop(?:e|es|ing)\s+to\b|\blooking\s+forward\s+to\b",
     re.IGNORECASE,
 )
@@ -48,6 +49,10 @@ _FUTURE = re.compile(
     r"|\b(?:planned|arranged|signed\s+up|registered|enrolled|volunteered)\s+(?:to|for|in)\b"
     r"|\b(?:rescheduled|postponed|pushed|delayed|extended)\s+(?:back\s+)?(?:to|until|till"
     r"|through|from)\b"
+    # a date something moved to, said right after it ("the defence has been moved to June 2";
+    # not "moved to Paris in June")
+    r"|\b(?:moved|slipped|shifted|bumped)\s+(?:back\s+|forward\s+)?(?:to|until|till)\s+"
+    r"(?=(?:the\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))"
     r"|\b(?:invited|asked|encouraged|reminded|told|convinced)\s+(?:me|us|him|her|them)\s+to\b",
     re.IGNORECASE,
 )

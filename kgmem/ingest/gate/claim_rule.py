@@ -15,7 +15,9 @@ how — or a ``ClaimSkip`` saying why it did not act, or None when nothing confl
   closes "a part-time MBA"), or of any slot whose text mentions the value it names ("Biscuit
   passed away" closes "has a golden retriever named Biscuit"); without a value, or with only the
   kind's own word ("sold my car", "quit my job"), any value of the same slot ("broke up");
-- a relationship status with no partner ("single", "divorced") ends the partner held;
+- a relationship status with no partner ("single", "divorced") ends the partner held, and a
+  partner ends such a status; a new employer ends a job title said with another work place;
+- a value ends a memory that says none is held now ("doesn't own a car", "has no pets");
 - a job title that adds a word to the one held, said as a change ("got promoted to charge
   nurse" after "nurse"), is a new title, not a refinement;
 - an amount or deadline meets the one a holder keeps when they name one thing in two wordings
@@ -45,6 +47,7 @@ from kgmem.ingest.gate.contradiction import ContradictionCheck, ContradictionKin
 from kgmem.ingest.gate.records import Neighbour
 from kgmem.records import Claim
 from kgmem.taxonomy.slots import (
+    NONE,
     UNPARTNERED_STATUSES,
     Polarity,
     Slot,
@@ -106,7 +109,11 @@ def claim_conflict(
             # a one-off happening only guessed to hold a slot ("Ibrahim watched a documentary
             # about bees the other night" as a diet) is no value a new one replaces
             continue
-        unpartnered = _ends_partner(claim, hc)
+        unpartnered = (
+            _ends_partner(claim, hc)
+            or _partnered_again(claim, hc)
+            or _works_elsewhere(claim, hc, h.content)
+        )
         if family(hc.slot) != family(claim.slot) and not named and not unpartnered:
             continue
         if not ended and hc.confidence < min_confidence and claim.confidence < READ_CONFIDENCE:
@@ -117,7 +124,14 @@ def claim_conflict(
         check = (
             ContradictionCheck(ContradictionKind.TRANSITION, (hc.value, claim.value), _cue(claim))
             if unpartnered
-            else _change(claim, hc, ended, is_multi_valued(slot) and not replacing, named)
+            else _change(
+                claim,
+                hc,
+                ended,
+                is_multi_valued(slot) and not replacing,
+                named,
+                none_held=_none_held(hc),
+            )
         )
         if check is None and _promoted(claim, hc, content, replacing):
             check = ContradictionCheck(
@@ -159,12 +173,55 @@ def _ends_partner(claim: Claim, held: Claim) -> bool:
     )
 
 
+def _partnered_again(claim: Claim, held: Claim) -> bool:
+    """A partner ("dating a guy called Sam") ends a status with no partner ("not seeing
+    anyone", "single")."""
+    return (
+        family(claim.slot) == Slot.PARTNER.value
+        and claim.polarity == Polarity.HOLDS
+        and family(held.slot) == Slot.RELATIONSHIP_STATUS.value
+        and held.polarity == Polarity.HOLDS
+        and held.value in UNPARTNERED_STATUSES
+    )
+
+
+# a work place named after a job title: "a nurse at St. Luke's Hospital", "an analyst for Aviva"
+_AT_PLACE_RE = re.compile(r"\b(?:at|for) (?:the )?((?:St\. )?[A-Z][\w'’&-]*(?: [A-Z][\w'’&-]*)*)")
+
+
+def _works_elsewhere(claim: Claim, held: Claim, content: str) -> bool:
+    """A new employer ("started at Mercy General") changes a job title said with another work
+    place ("a nurse at St. Luke's Hospital"): the memory as a whole no longer holds."""
+    if not (
+        family(claim.slot) == Slot.EMPLOYER.value
+        and claim.polarity == Polarity.HOLDS
+        and claim.value
+        and family(held.slot) == Slot.JOB_TITLE.value
+        and held.polarity == Polarity.HOLDS
+    ):
+        return False
+    places = [m.group(1) for m in _AT_PLACE_RE.finditer(content)]
+    return bool(places) and not any(overlaps(claim.value, p) for p in places)
+
+
+def _none_held(held: Claim) -> bool:
+    """The memory says the subject holds no value of the slot, now: "doesn't own a car", "has no
+    pets" (not a past happening like "sold my car", which ended one value)."""
+    return held.polarity == Polarity.ENDED and held.value == NONE
+
+
 def _cue(claim: Claim) -> str:
     return f"claim {claim.slot}"
 
 
 def _change(
-    claim: Claim, held: Claim, ended: bool, multi: bool, mentioned: bool = False
+    claim: Claim,
+    held: Claim,
+    ended: bool,
+    multi: bool,
+    mentioned: bool = False,
+    *,
+    none_held: bool = False,
 ) -> ContradictionCheck | None:
     cue = _cue(claim)
     if ended:
@@ -180,6 +237,8 @@ def _change(
         return ContradictionCheck(ContradictionKind.TRANSITION, (held.value, "ended"), cue)
     if held.slot != claim.slot:
         return None
+    if none_held:  # "bought a Corolla" after "doesn't own a car", a puppy after "no pets"
+        return ContradictionCheck(ContradictionKind.TRANSITION, ("ended", claim.value), cue)
     if same_value(claim.value, held.value):
         if held.polarity == Polarity.ENDED:  # "vegan again" after "not vegan anymore"
             return ContradictionCheck(ContradictionKind.TRANSITION, ("ended", claim.value), cue)
@@ -193,12 +252,15 @@ def _change(
 # then a verb in the simple past within its first words; after "Pavel said:", the words said.
 _REPORTS_PAST_RE = re.compile(
     r"^\W*(?:[^:]{1,60}\b(?:said|says|wrote)\s*:\s*)?(?:[\w'’-]+\s+){1,4}?(?:\w+ed|went|got|had|made|took|saw|ate|ran|bought|came|met"
-    r"|found|was|were|did|felt|heard|spent|gave|left|won|lost|broke|caught|wrote|read|drove)\b",
+    r"|found|was|were|did|felt|heard|spent|gave|left|won|lost|broke|caught|wrote|read|drove|sold"
+    r"|quit)\b",
     re.IGNORECASE,
 )
 # What a transition calls the thing when it names no instance: "sold my car" ends whichever car
 # was held ("an old Fiat Panda"), "quit my job" whichever employer.
-_GENERIC_VALUES = frozenset({"job", "work", "position", "role"}) | KIND_WORDS.keys()
+_GENERIC_VALUES = (
+    frozenset({"job", "work", "position", "role", "nickname", NONE}) | KIND_WORDS.keys()
+)
 
 
 # Amounts and dates about a thing, whose qualifier names the thing in the sentence's own words:
@@ -206,12 +268,17 @@ _GENERIC_VALUES = frozenset({"job", "work", "position", "role"}) | KIND_WORDS.ke
 # deadline to June 1" (no thing named) moves the one deadline the person has.
 _MEASURED_FAMILIES = frozenset({"quantity", "budget", "deadline"})
 _UNNAMED_QUALIFIER = "general"
+# The cosine at which a measure that names no thing restates one of several kept (the gate's
+# contradiction floor), and its lead over the next.
+SAME_MEASURE_SIM = 0.6
+SAME_MEASURE_MARGIN = 0.05
 
 
 def _as_held_measure(claim: Claim, content: str, holders: Sequence[Neighbour]) -> Claim:
     """The claim on the key of the measure a holder already keeps, when the two name one thing
     in different words: the candidate's qualifier is a word of the holder's text or the other
-    way round, or the candidate names no thing and the subject keeps exactly one of that kind.
+    way round, or the candidate names no thing and the subject keeps exactly one of that kind (of
+    several, the one its text restates: cosine ``SAME_MEASURE_SIM`` or more, clear of the next).
     Otherwise the claim unchanged."""
     fam, _, qualifier = claim.slot.partition(":")
     if fam not in _MEASURED_FAMILIES or not qualifier:
@@ -227,7 +294,19 @@ def _as_held_measure(claim: Claim, content: str, holders: Sequence[Neighbour]) -
     if claim.slot in kept or not kept:
         return claim
     if qualifier == _UNNAMED_QUALIFIER:
-        return replace(claim, slot=next(iter(kept))) if len(kept) == 1 else claim
+        if len(kept) == 1:
+            return replace(claim, slot=next(iter(kept)))
+        # several kept: the one the candidate restates, by cosine ("it's rescheduled to March 22
+        # at 4:30 PM" beside "a Zoom meeting with Professor Danielle on March 22 at 3 PM")
+        sims: dict[str, float] = {}
+        for h in holders:
+            if h.claim is not None and h.claim.slot in kept:
+                sims[h.claim.slot] = max(sims.get(h.claim.slot, -1.0), h.similarity)
+        ranked = sorted(sims.items(), key=lambda kv: (-kv[1], kv[0]))
+        lead = ranked[0][1] - ranked[1][1] if len(ranked) > 1 else 1.0
+        if ranked and ranked[0][1] >= SAME_MEASURE_SIM and lead >= SAME_MEASURE_MARGIN:
+            return replace(claim, slot=ranked[0][0])
+        return claim
     unit = _unit(claim.value)
     for slot, (held_content, held_value) in sorted(kept.items()):
         held_qualifier = slot.partition(":")[2]

@@ -13,11 +13,13 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from kgmem.core.text import content_hash, normalize_name
 from kgmem.core.time import as_utc
+from kgmem.core.tunables import READ_CONFIDENCE
 from kgmem.graph import index_search, repository
 from kgmem.ingest.claims.reading import ClaimInput, ClaimReader
 from kgmem.ingest.extractors.emotion import Category as EmotionCategory
@@ -66,7 +68,7 @@ async def gate_and_plan(
     claims = await asyncio.to_thread(_read_claims, ing, groups, embeddings, by_id)
     candidates: list[Candidate] = []
     for key, g in enumerate(groups):
-        f = g.fact
+        f = _state_outlives_plan(g.fact, claims[key])
         src = [by_id[s] for s in f.source_turn_ids if s in by_id]
         first = src[0] if src else turns[0]
         entities = frozenset(n for n in (normalize_name(e.name) for e in f.entities) if n)
@@ -96,7 +98,12 @@ async def gate_and_plan(
         namespace=ns,
         limit=CLAIM_HOLDERS_K,
         items=[
-            {"key": c.key, "subject": c.claim.subject, "families": holder_families(c.claim.slot)}
+            {
+                "key": c.key,
+                "subject": c.claim.subject,
+                "families": holder_families(c.claim.slot),
+                "embedding": c.embedding,
+            }
             for c in candidates
             if c.claim is not None
         ],
@@ -157,6 +164,25 @@ async def gate_and_plan(
     plan_boxes(plan, candidates, open_boxes, traces)
     rep.tick("link", t0)
     return candidates, plan
+
+
+# Slots a plan's date bounds: a deadline or goal passes with its date; a home or a job does not.
+_DATED_FAMILIES = frozenset({"goal", "deadline", "budget", "quantity"})
+
+
+def _state_outlives_plan(fact: ExtractedFact, claim: Claim | None) -> ExtractedFact:
+    """The fact without the plan's expiry when it states where one lives, works, what one has or
+    no longer has: "closed on a house in Denver, moving next week" is still where Maya lives
+    after that week, "recovered from the flu, back at work tomorrow" still says she is well (the
+    plan's date expires plans, not the state they bring about)."""
+    if (
+        fact.valid_until is None
+        or claim is None
+        or claim.confidence < READ_CONFIDENCE
+        or claim.slot.partition(":")[0] in _DATED_FAMILIES
+    ):
+        return fact
+    return replace(fact, valid_until=None)
 
 
 def _read_claims(
