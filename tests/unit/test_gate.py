@@ -740,3 +740,16 @@ def test_the_other_speaker_rule_is_symmetric(a: str, b: str, sim: float) -> None
         CS.TEMPORAL, NOW,
     )  # fmt: skip
     assert (one.target_id is None) == (two.target_id is None)
+
+
+def test_a_neighbour_is_live_as_of_when_the_candidate_was_said() -> None:
+    # importing a history: a plan current when the turn was said ("is scheduled for May 12")
+    # still meets the candidate, though its date has passed by the time of the import
+    expired = nb("m1", "Caroline adopted a dog", 0.97, valid_until=NOW - timedelta(days=10))
+    said = NOW - timedelta(days=20)
+    d = decide(fact("Caroline adopted a dog"), content_hash("Caroline adopted a dog"),
+               frozenset({"caroline"}), [expired], CS.TEMPORAL, NOW, said_at=said)  # fmt: skip
+    assert (d.action, d.target_id) == (A.REINFORCE, "m1")
+    d = decide(fact("Caroline adopted a dog"), content_hash("Caroline adopted a dog"),
+               frozenset({"caroline"}), [expired], CS.TEMPORAL, NOW, said_at=NOW)  # fmt: skip
+    assert d.action == A.CREATE

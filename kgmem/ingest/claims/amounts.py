@@ -33,7 +33,7 @@ _MONTH = (
 
 _WEEKDAY = r"Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday"
 # the hour, part of the value: "April 21 at 3 PM" moved to "April 22 at 11 AM" is a change
-_CLOCK = r"(?:,? at \d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)?(?!\w))?"
+_CLOCK = r"(?:(?: \([\d-]+\))?,? at \d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)?(?!\w))?"
 # a day or month something is set for: "March 3", "the 3rd of May", "next Friday", "June"
 _DATE = (
     rf"(?P<v>(?-i:{_MONTH})\.? \d{{1,2}}(?:st|nd|rd|th)?\b{_CLOCK}"

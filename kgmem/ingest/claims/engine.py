@@ -110,7 +110,8 @@ def _claim(
             return None  # "The house is Ana's home": a home or a work place said first is named
     value = trim_value(raw)
     if pattern.slot is Slot.DEADLINE and (clock := _AT_CLOCK_RE.match(raw.strip())):
-        value = clock.group(0).lower()  # "April 21 at 3 PM": the hour is part of the date
+        # "April 21 at 3 PM": the hour is part of the date (the resolved day is not)
+        value = re.sub(r" \([\d-]+\)", "", clock.group(0)).lower()
     if pattern.slot in _PLACES and _DATE_VALUE_RE.match(value):
         return None  # "the defence has been moved to June 2": a date, not a place
     ended = pattern.polarity is Polarity.ENDED
@@ -270,7 +271,8 @@ _DATE_VALUE_RE = re.compile(
     r"|jun|jul|aug|sep|oct|nov|dec)"
 )
 _AT_CLOCK_RE = re.compile(
-    r"\w+\.? \d{1,2}(?:st|nd|rd|th)?,? at \d{1,2}(?::\d{2})?\s?(?:am|pm)?", re.IGNORECASE
+    r"\w+\.? \d{1,2}(?:st|nd|rd|th)?(?: \([\d-]+\))?,? at \d{1,2}(?::\d{2})?\s?(?:am|pm)?",
+    re.IGNORECASE,
 )
 _GERUND_RE = re.compile(r"^[A-Z][a-z]+ing$")
 # a dwelling's place said right after it ("... flat in Sheffield")

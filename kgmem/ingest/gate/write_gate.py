@@ -2,7 +2,8 @@
 
 ``decide`` is pure and deterministic: the same candidate, neighbours (in any order), strategy and
 ``now`` give the same ``GateDecision``. Only live neighbours count (active, stale or challenged,
-not past their ``valid_until``), ranked by cosine with ties broken by id. Tier 1: an exact
+not past their ``valid_until`` when the candidate was said), ranked by cosine with ties broken by
+id. Tier 1: an exact
 content-hash match reinforces. Then the neighbours on the same subject (entity sets not
 disjoint) are visited from the top down to ``CONTRADICTION_SIM``: the first that the candidate
 contradicts (``contradiction.py``), or the first below ``UPDATE_SIM`` (down to
@@ -95,7 +96,10 @@ def decide(
     dated before a stored fact is kept as history only when it was also said before it."""
     strategy = parse_enum(ConflictStrategy, strategy, "conflict strategy")
     now = aware_utc(now)
-    live = sorted((n for n in neighbours if _is_live(n, now)), key=_rank)
+    # live as of when the candidate was said: importing a history meets a plan that was current
+    # then ("the defence is scheduled for November 12") though its date has passed since
+    when = min(now, aware_utc(said_at)) if said_at is not None else now
+    live = sorted((n for n in neighbours if _is_live(n, when)), key=_rank)
     for n in live:  # tier 1, same SHA-256 of the normalised text
         if n.content_hash == candidate_hash:
             return GateDecision(
@@ -105,7 +109,7 @@ def decide(
         # the date the claim states is its value ("it's March 14th, not the 4th"), not the day
         # it began to hold: the correction is dated by when it was said
         candidate = replace(candidate, valid_from=said_at)
-    claimed = [h for h in (*holders, *live) if _is_live(h, now)]
+    claimed = [h for h in (*holders, *live) if _is_live(h, when)]
     replacing = says_replacement(candidate.content)
     verdict = claim_conflict(
         claim, claimed, min_claim_confidence, replacing=replacing, content=candidate.content
