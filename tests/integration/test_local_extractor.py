@@ -176,6 +176,24 @@ def test_and_between_two_clauses_gives_two_facts(extract: Any) -> None:
     assert contents(facts) == ["Alice works at Acme.", "Bob lives in Paris."]
 
 
+def test_a_comma_inside_a_date_or_place_does_not_hide_the_clause_before_and(
+    extract: Any,
+) -> None:
+    facts = extract([say("I'm finishing my draft by May 15, 2024, and I have 4,500 words.")])
+    assert contents(facts) == [
+        "Caroline is finishing their draft by May 15, 2024.",
+        "Caroline has 4,500 words.",
+    ]
+    facts = extract([say("I moved to Austin, Texas, and my sister started at Dell.")])
+    assert len(contents(facts)) == 2
+    # a time said first opens the second clause
+    facts = extract([say("Friday was my last day at Unilever, and on Monday I start at Diageo.")])
+    assert contents(facts)[1:] == ["On Monday Caroline starts at Diageo."]
+    # a list is still one fact: the comma separates nouns
+    facts = extract([say("My friends, family and mentors are great.")])
+    assert len(contents(facts)) == 1
+
+
 def test_shared_subject_is_copied_when_the_halves_name_different_things(extract: Any) -> None:
     facts = extract([say("I work at Microsoft and live in Seattle.")])
     assert contents(facts) == ["Caroline works at Microsoft.", "Caroline lives in Seattle."]
@@ -193,6 +211,28 @@ def test_pronouns_resolve_to_the_last_person_named(extract: Any) -> None:
     facts = extract([say("I met Jon. He is a chef.")])
     assert contents(facts) == ["Caroline met Jon.", "Jon is a chef."]
     assert ("Jon", "person") in {(e.name, e.type) for e in facts[1].entities}
+
+
+def test_it_and_they_never_reach_past_a_thing_named_in_their_own_sentence(extract: Any) -> None:
+    facts = extract(
+        [
+            say("My favourite band is Radiohead.", turn_id="1"),
+            say(
+                "These days I'm obsessed with Fontaines D.C., they're my favourite band.",
+                turn_id="2",
+            ),
+        ]
+    )
+    assert not any("Radiohead are" in f for f in contents(facts)), contents(facts)
+    facts = extract([say("I love working at Google. They treat us well.")])
+    assert "Google treat Caroline and others well." in contents(facts)
+    facts = extract(
+        [
+            say("I speak Spanish and a bit of German.", turn_id="1"),
+            say("I've stopped learning German, I just couldn't keep it up.", turn_id="2"),
+        ]
+    )
+    assert not any("keep Spanish up" in f for f in contents(facts)), contents(facts)
 
 
 def test_coreference_carries_across_turns_but_never_to_the_speakers(extract: Any) -> None:
@@ -266,8 +306,8 @@ def test_a_request_for_help_with_something_named_is_the_persons_intent(extract: 
         "tasks accordingly, can you help me create a schedule to ensure I meet my deadlines?"
     )
     assert contents(extract([say(text, speaker=None, at=None)])) == [
-        "The user is working on a project with a Time Anchor of March 15, 2024, and the user needs "
-        "to plan their tasks accordingly.",
+        "The user is working on a project with a Time Anchor of March 15, 2024.",
+        "The user needs to plan their tasks accordingly.",
         "The user wants help to create a schedule to ensure the user meets their deadlines.",
     ]
 
@@ -296,6 +336,20 @@ def test_a_question_about_something_named_or_counted_is_kept_as_asked(extract: A
     assert contents(facts) == [
         "Caroline asked: what about cases where the API response time exceeds 300ms?"
     ]
+
+
+def test_a_question_to_an_assistant_about_a_thing_of_the_work_is_kept_as_asked(
+    extract: Any,
+) -> None:
+    ask = "Hmm, what if the user types quickly and the debounce delay isn't enough?"
+    facts = extract([say(ask, speaker=None, at=None)])
+    assert contents(facts) == [
+        "The user asked: what if the user types quickly and the debounce delay isn't enough?"
+    ]
+    # nothing of the work named: still a question, with its reason
+    assert contents(extract([say("Any other tips?", speaker=None, at=None)])) == []
+    # between two people, a question names something only with a name or a number
+    assert contents(extract([say("What if the debounce delay isn't enough?")])) == []
 
 
 def test_a_fact_said_twice_in_a_batch_cites_both_turns(extract: Any) -> None:

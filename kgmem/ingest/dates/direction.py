@@ -53,7 +53,9 @@ _FUTURE = re.compile(
     # not "moved to Paris in June")
     r"|\b(?:moved|slipped|shifted|bumped)\s+(?:back\s+|forward\s+)?(?:to|until|till)\s+"
     r"(?=(?:the\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))"
-    r"|\b(?:invited|asked|encouraged|reminded|told|convinced)\s+(?:me|us|him|her|them)\s+to\b",
+    r"|\b(?:invited|asked|encouraged|reminded|told|convinced)\s+(?:me|us|him|her|them)\s+to\b"
+    # the present for a start arranged: "on Monday I start at Diageo"
+    r"|\b(?:i|we|you|he|she|they)\s+(?:start|begin)\s+(?:at|with|in|on)\b",
     re.IGNORECASE,
 )
 # Words that tie a date to the time around the turn without saying which side: an arrangement

@@ -215,10 +215,21 @@ def _resolve(tok: Any, state: CorefState, ctx: TurnContext) -> Antecedent | None
             if ante.named and same_person(ante.name, ctx.known):
                 continue  # "she" is neither the speaker ("I") nor the addressee ("you")
             return ante
-        if low in _IT and not person and ante.label != "NORP" and age <= 1:
-            return None if _pleonastic(tok) else ante
-        if low in _THEY and ante.label == "ORG" and age <= 1:
-            return ante
+        if low in _IT and not person and age <= 1:
+            if ante.label != "NORP":
+                return None if _pleonastic(tok) else ante
+            if age == 0:
+                # "stopped learning German (tagged a people), couldn't keep it up": the nearer
+                # word may be what "it" is, so no older thing is
+                return None
+        if low in _THEY and age <= 1 and not person:
+            if ante.label == "ORG":
+                return ante
+            if age == 0:
+                # a thing named in the pronoun's own sentence stands nearer than any group
+                # before it: "obsessed with Fontaines D.C. (tagged a place), they're my
+                # favourite band" must not reach back to the band named the turn before
+                return None
     return None
 
 

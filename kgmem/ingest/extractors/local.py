@@ -41,7 +41,7 @@ from kgmem.ingest.extractors.coreference import (
 )
 from kgmem.ingest.extractors.emotion import detect_emotion
 from kgmem.ingest.extractors.relation_patterns import KIN_TYPES, sentence_relations
-from kgmem.ingest.extractors.requests import Segment, asked, intent, separate
+from kgmem.ingest.extractors.requests import Segment, asked, intent, separate, topical
 from kgmem.ingest.extractors.rewrite import drop_opener, has_first_person, third_person
 from kgmem.ingest.extractors.scanner import scan
 from kgmem.ingest.extractors.sentences import Piece, filler_reason, render, split_atomic
@@ -261,9 +261,13 @@ def _pieces(
             if wanted is not None:
                 how, tokens = wanted
                 pieces.append(Piece(tokens, f"I want help {how} ", "."))
-            elif _specific(doc[seg.tokens[0].i : seg.tokens[-1].i + 1], ctx):
+            elif _specific(doc[seg.tokens[0].i : seg.tokens[-1].i + 1], ctx) or (
+                ctx.addressee_entity == "Assistant" and topical(seg)
+            ):
                 # a question about something named or counted says what the speaker is on
-                # ("what if the response time exceeds 300ms?"): kept as what they asked
+                # ("what if the response time exceeds 300ms?"), and so does one that asks an
+                # assistant about a thing of the work ("what if the debounce delay isn't
+                # enough?"): kept as what they asked
                 pieces.append(Piece(asked(seg), "I asked: ", "?"))
             else:
                 reasons.add(SkipReason.QUESTION)

@@ -14,7 +14,9 @@ question mark ("I'm trying to understand why it fails?") is a statement when it 
 speaker. ``intent(seg)`` reads what a request says the speaker wants ("can you help me create a
 schedule for the launch" → the tokens "create a schedule for the launch"), only for help with
 something named, so a bare "can you help me with that?" gives nothing; ``asked(seg)`` is the
-question itself without its leading connectors ("hmm, so what if ..." → "what if ...").
+question itself without its leading connectors ("hmm, so what if ..." → "what if ...");
+``topical(seg)`` says whether it names a thing of the speaker's own work, a noun with a modifier
+("what if the debounce delay isn't enough?"), which a question to an assistant is kept for.
 Pure functions over spaCy tokens; no I/O.
 """
 
@@ -201,3 +203,24 @@ def asked(segment: Segment) -> list[Any]:
     ):
         k += 1
     return tokens[k:]
+
+
+# Nouns a question to an assistant uses about anything: they name no topic of the person's.
+_PLAIN_NOUNS = word_set(
+    """example examples way ways thing things idea ideas tip tips advice help sense point question
+    questions answer answers time step steps part bit lot kind sort type option options method
+    methods approach approaches suggestion suggestions difference case cases problem problems
+    issue issues"""
+)
+
+
+def topical(segment: Segment) -> bool:
+    """The question names a thing the speaker is working on: a noun with its own modifier that
+    is not a word any question uses ("the debounce delay", "rapid consecutive calls", "a
+    non-right-angled triangle"; not "an example", "any other tips")."""
+    for tok in segment.tokens:
+        if tok.pos_ != "NOUN" or tok.lower_ in _PLAIN_NOUNS or tok.lemma_.lower() in _PLAIN_NOUNS:
+            continue
+        if any(c.dep_ in ("compound", "amod") and c.is_alpha for c in tok.lefts):
+            return True
+    return False

@@ -131,6 +131,13 @@ def _opens_clause(tokens: list[Any], k: int, sub_text: dict[int, str]) -> str | 
     j = k
     while j < n and (tokens[j].pos_ == "ADV" or tokens[j].lower_ in ("then", "also")):
         j += 1
+    if j < n and tokens[j].pos_ == "ADP" and tokens[j].dep_ == "prep":
+        # a time or place said first: "..., and on Monday I start at Diageo"
+        end = tokens[j].right_edge.i
+        while j < n and tokens[j].i <= end:
+            j += 1
+        if j < n and tokens[j].text == ",":
+            j += 1
     if j >= n:
         return None
     if tokens[j].pos_ in ("VERB", "AUX") and (tokens[j].tag_ in _FINITE or tokens[j].tag_ == "VB"):
@@ -165,6 +172,20 @@ def _names_in(tokens: list[Any]) -> set[str]:
     return {name.lower() for t in tokens if (name := propn_chunk(t))}
 
 
+def _in_name(tokens: list[Any], k: int) -> bool:
+    """The comma at ``k`` sits inside one date or place ("May 15, 2024", "Austin, Texas"), so
+    it separates no list items."""
+    if tokens[k].ent_type_:
+        return True
+    before, after = tokens[k - 1] if k else None, tokens[k + 1] if k + 1 < len(tokens) else None
+    return (
+        before is not None
+        and after is not None
+        and before.ent_type_ in ("GPE", "LOC", "DATE")
+        and before.ent_type_ == after.ent_type_
+    )
+
+
 def split_atomic(tokens: list[Any], sub_text: dict[int, str]) -> list[Piece]:
     """Atomic facts: split at "and" / ", and" / ";" when the right side is a clause of its own,
     or a verb phrase naming other entities than the left (its subject is then copied over)."""
@@ -195,7 +216,7 @@ def split_atomic(tokens: list[Any], sub_text: dict[int, str]) -> list[Piece]:
         # and mentors are ..." the "and" joins nouns, not clauses
         tail = left
         for k in range(len(left) - 1, -1, -1):
-            if left[k].lower_ == "and" or left[k].text in (",", ";"):
+            if left[k].lower_ == "and" or (left[k].text in (",", ";") and not _in_name(left, k)):
                 tail = left[k + 1 :]
                 break
         if not any(t.pos_ in ("VERB", "AUX") for t in tail):
