@@ -153,3 +153,37 @@ def test_the_unnamed_speaker_is_read_like_a_name(
     assert claim is not None and (claim.subject, claim.slot) == (subject, slot)
     vec = reader._embedder.embed([text])[0]
     assert reader.read_many([ClaimInput(text, vec, "The user")]) == [claim]
+
+
+def test_a_number_that_sizes_a_thing_counts_that_thing_not_its_unit(reader: ClaimReader) -> None:
+    # "a 500-word section" is the section's size: it must not meet "the draft reached 4,700
+    # words" on one key and replace the draft's length
+    draft = _read(reader, "The user's final draft reached 4,700 words by May 13.", "The user")
+    section = _read(
+        reader,
+        "The user has decided to restructure the paper, adding a 500-word literature review "
+        "section.",
+        "The user",
+    )
+    assert draft is not None and draft.slot == "quantity:word"
+    assert section is None or section.slot != draft.slot
+
+
+def test_a_year_is_no_quantity(reader: ClaimReader) -> None:
+    claim = _read(
+        reader,
+        "The essay examines the representation of women in cinema from 1990 to 2020.",
+        "The user",
+    )
+    assert claim is None or not claim.slot.startswith("quantity") or "20" not in claim.value
+
+
+def test_a_guessed_value_belongs_to_the_person_of_its_own_clause(reader: ClaimReader) -> None:
+    # the parse's root is "buzzing": the school is the cousin's, not the speaker's
+    claim = _read(reader, "The user's cousin got into Oxford, the whole family is buzzing.", "user")
+    assert claim is None or claim.subject != "user"
+
+
+def test_one_more_of_a_kind_is_no_value_replacing_the_last(reader: ClaimReader) -> None:
+    claim = _read(reader, "Another goal for this year: read more non-fiction.", "The user")
+    assert claim is None

@@ -149,7 +149,7 @@ _READINGS = [
     "Sofia is doing a strict paleo diet. | sofia | diet | paleo | holds",
     "Maya does keto now. | maya | diet | keto | holds",
     "Maya switched from oat milk to almond milk. | maya | preference:milk | almond milk | holds",
-    "Sofia drinks about four coffees a day. | sofia | preference:drink | coffee | holds",
+    "Sofia drinks about four coffees a day. | sofia | quantity:coffe | 4 | holds",
     "Maya drinks green tea now. | maya | preference:drink | green tea | holds",
     "Maya has been sober for a year. | maya | habit | alcohol | ended",
     "Maya's asthma is gone. | maya | health | asthma | ended",

@@ -76,10 +76,29 @@ _READINGS = [
     "Maya is not lactose intolerant after all. | Maya | maya | allergy | lactose | ended",
     "Maya traded the Prius in for a Tesla. | Maya | maya | possession:car | car | ended",
     "Maya had to put Rex down last week. | Maya | maya | pet | rex | ended",
+    "Maya and others lost Biscuit in the spring. | Maya | maya | pet | biscuit | ended",
+    "Maya dropped chemistry and transferred into the data science masters instead. | Maya | maya"
+    " | field_of_study | data science | holds",
+    "Maya's asthma has completely cleared up since Maya moved to the coast. | Maya | maya | health"
+    " | asthma | ended",
+    "Maya brought home a new rescue, a whippet called Lola. | Maya | maya | pet | lola | holds",
+    # a rate taken is a count of the thing, said in digits or words
+    "Maya drinks about four coffees a day. | Maya | maya | quantity:coffe | 4 | holds",
+    "Maya is down to one coffee a day since the doctor said so. | Maya | maya | quantity:coffe"
+    " | 1 | holds",
     "Maya finally got their own flat in Sheffield. | Maya | maya | residence | sheffield | holds",
     "Maya stopped going to the gym. | Maya | maya | hobby | gym | ended",
     "The user only secured 3 interviews. | The user | user | quantity:interview | 3 | holds",
     "The user's draft reached 4,700 words. | The user | user | quantity:word | 4,700 | holds",
+    "Maya got the charge nurse position on the cardiac ward! | Maya | maya | job_title"
+    " | charge nurse | holds",
+    "Maya works in marketing at Unilever. | Maya | maya | employer | unilever | holds",
+    "Last Friday was Maya's final day at Unilever. | Maya | maya | employer | unilever | ended",
+    "On Monday Maya starts at Diageo. | Maya | maya | employer | diageo | holds",
+    # a name inside what someone owns is not whom the claim is about
+    "User's Zotero library has 45 sources. | The user | user | quantity:sourc | 45 | holds",
+    # the whole number, never its first group ("40,000" is not 40)
+    "Elena's novel manuscript is at 40,000 words. | Elena | elena | quantity:word | 40,000 | holds",
     "The user merged commits into the main branch, which has now reached 165. | The user | user"
     " | quantity:branch | 165 | holds",
     # a name in an object is not whom the clause is about
@@ -112,6 +131,10 @@ def test_claims_read_from_natural_wording(row: str) -> None:
         "Maya gave a talk to the team.",  # a talk is nothing held
         "Maya is going to move to Denver.",  # a plan, not a move
         "Maya put Tom down as a reference.",  # not a pet put down
+        "Maya lost Grandpa last year.",  # a relative lost is no pet
+        "Maya adopted a baby girl named Ana.",  # nor a child adopted
+        "The film starts at the Odeon.",  # a thing's start is no work place
+        "Maya lost Monday's match.",
     ],
 )
 def test_hypotheticals_and_plain_events_carry_no_claim(text: str) -> None:
@@ -225,6 +248,16 @@ def test_a_status_without_a_partner_ends_the_partner_held() -> None:
     # engaged or married to someone keeps the partner; another person's status is no change
     assert claim_conflict(Claim("mirela", "relationship_status", "engaged"), [ben], 0.5) is None
     assert claim_conflict(Claim("ben", "relationship_status", "single"), [ben], 0.5) is None
+
+
+def test_a_partner_gone_ends_a_status_that_has_one() -> None:
+    married = _holder("m1", Claim("maya", "relationship_status", "married"), T0)
+    split = Claim("maya", "partner", "", "ended")
+    verdict = claim_conflict(split, [married], 0.5)
+    assert isinstance(verdict, ClaimConflict) and verdict.holder.memory_id == "m1"
+    # a status with no partner stays: "single" is what a break-up leaves
+    single = _holder("m2", Claim("maya", "relationship_status", "single"), T0)
+    assert claim_conflict(split, [single], 0.5) is None
 
 
 def test_low_confidence_claims_never_act_and_say_why() -> None:

@@ -404,6 +404,12 @@ def test_detects_contradictions(
         ("Caroline likes jazz and blues", "Caroline likes jazz"),
         ("Caroline really enjoys mountain hikes", "Caroline loves hiking in the mountains"),
         ("Caroline drives a blue Toyota", "Caroline drives a red Toyota"),  # no cue, no predicate
+        # a correction cue beside a statement that shares only the person
+        (
+            "Arjun hung up his boots, his knees can't take it anymore.",
+            "The train was so packed Arjun had to stand the whole way.",
+        ),
+        ("Jamal switched from Word to Scrivener.", "Jamal is struggling with drafting his essay."),
     ],
 )
 def test_does_not_see_contradictions_where_there_are_none(new: str, old: str) -> None:

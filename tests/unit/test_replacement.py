@@ -103,6 +103,19 @@ def test_a_far_state_a_dated_event_or_a_change_without_a_cue_is_left_alone() -> 
     assert _decide("Jamal is the sous chef.", _state(OLD, 0.7)) == GateAction.CREATE
 
 
+@pytest.mark.parametrize("sim", [0.55, 0.65])  # the replacement rule, then the contradiction one
+def test_a_change_that_names_what_it_leaves_retires_only_a_state_that_mentions_it(
+    sim: float,
+) -> None:
+    switched = "Jamal switched from Microsoft Word to Scrivener to organise his drafts."
+    assert _decide(switched, _state("Jamal writes his drafts in Microsoft Word.", sim)) == (
+        GateAction.SUPERSEDE
+    )
+    assert _decide(switched, _state("Jamal is struggling with drafting his essay.", sim)) == (
+        GateAction.CREATE
+    )
+
+
 def test_two_claims_read_with_confidence_are_left_to_the_claim_rule() -> None:
     # Two confident readings of different attributes: the claim rule found no change.
     old = _state(OLD, 0.7, claim=Claim("jamal", "job_title", "line cook", "holds", 0.8))

@@ -60,7 +60,21 @@ _MOVED = (
     r"|shifted|changed|moving|rescheduling|pushing|postponing|delaying)(?: back| forward| up)?"
 )
 
+_COUNT = r"\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty"
+_SERVING = r"cups?|glass(?:es)?|pints?|cans?|bottles?|shots?|packs?|servings?|slices?|pieces?"
+_PERIOD = r"(?:a|per|each|every) (?:day|night|week|month)"
+
 AMOUNTS: tuple[ClaimPattern, ...] = (
+    # a rate of something taken: "drinks about four coffees a day", "down to one coffee a day",
+    # "smokes 10 cigarettes a day" (time spent is no thing counted: "8 hours a night")
+    _p(
+        Slot.QUANTITY,
+        rf"\b(?:drinks?|drank|has|have|had|smokes?|eats?|takes?|down to|up to|cut (?:back |down )?"
+        rf"to|only|now) (?:about |around |roughly |maybe |only |just |at most |up to )?"
+        rf"(?P<v>{_COUNT}) (?:(?:{_SERVING}) of )?(?!(?:hours?|minutes?|times?|days?|nights?"
+        rf"|weeks?)\b)(?P<q>[a-z]+) {_PERIOD}\b",
+        plans=True,
+    ),
     # a date an event moved to: "the conference got pushed back to April 10", "the defence has
     # been moved to June 2", "launch slipped to October 15"
     _p(
@@ -157,7 +171,7 @@ AMOUNTS: tuple[ClaimPattern, ...] = (
         r"|finally |since )?(?:improved|increased|decreased|dropped|grown|grew|risen|rose"
         r"|fallen|fell|gone up|gone down|went up|went down|reduced|climbed|jumped|changed"
         r"|extended|expanded|raised|lowered|cut|bumped|boosted|upped) (?:it |them )?(?:from "
-        r"[\d,.]+\s?(?:%|ms|s|k)? )?to (?P<v>\d[\d,.]*\s?(?:%|ms|s|kb|mb|gb|k)?)",
+        r"[\d,.]+\s?(?:%|ms|s|k)? )?to (?P<v>\d(?:[\d,.]*\d)?\s?(?:%|ms|s|kb|mb|gb|k)?)",
         plans=True,
     ),
     # a count said reached: "commits merged into the main branch, which has now reached 165"
@@ -174,7 +188,7 @@ AMOUNTS: tuple[ClaimPattern, ...] = (
         Slot.QUANTITY,
         r"\b(?:has|have|had|is at|at|to|now|down to|up to|collected|read|about|with|reached"
         r"|around|of|secured|landed)"
-        r" (?P<v>\d[\d,.]*\s?(?:%|ms|s|kb|mb|gb|k)?) (?P<q>[a-z]+)\b",
+        r" (?P<v>\d(?:[\d,.]*\d)?\s?(?:%|ms|s|kb|mb|gb|k)?) (?P<q>[a-z]+)\b",
         plans=True,
     ),
     # a measure said with its level: "validation accuracy is 88%", "the API's p95 latency is
@@ -184,7 +198,8 @@ AMOUNTS: tuple[ClaimPattern, ...] = (
         Slot.QUANTITY,
         r"\b(?-i:(?P<q>[a-z][a-z0-9-]*)) (?:is|are|was|were|has been|stands at|sits at|down to"
         r"|up to|back to)(?: now| currently| down to| up to| at| about| around| only){0,2} "
-        r"(?P<v>\d[\d,.]*(?:\s?(?:%|ms|s|kb|mb|gb|k)(?![\w%])|(?![\w%])(?!\s(?-i:[a-z]))))",
+        r"(?P<v>\d(?:[\d,.]*\d)?(?![,.]?\d)(?:\s?(?:%|ms|s|kb|mb|gb|k)(?![\w%])|(?![\w%])"
+        r"(?!\s(?-i:[a-z]))))",
         plans=True,
     ),
     # a share reached with nothing counted after it ("has currently reached 65% so far"): tried

@@ -29,6 +29,7 @@ from kgmem.ingest.claims.lexicon import (
     ClaimPattern,
 )
 from kgmem.ingest.claims.patterns import PATTERNS
+from kgmem.ingest.claims.sameness import as_digits
 from kgmem.ingest.claims.value_text import (
     BOUNDARY,
     NAME_RE,
@@ -108,6 +109,8 @@ def _claim(
         raw = value_before(clause) or antecedent(content, match.start() - len(clause), clause)
         if pattern.slot in _NAMED_PLACES and not raw[:1].isupper():
             return None  # "The house is Ana's home": a home or a work place said first is named
+    if pattern.slot is Slot.QUANTITY:
+        raw = as_digits(raw.strip())  # "down to one coffee a day": a count, not a word to trim
     value = trim_value(raw)
     if pattern.slot is Slot.DEADLINE and (clock := _AT_CLOCK_RE.match(raw.strip())):
         # "April 21 at 3 PM": the hour is part of the date (the resolved day is not)
@@ -240,11 +243,14 @@ def _subject(
 def _clause_subject(clause: str, speaker: str | None, names: frozenset[str]) -> str:
     found = list(NAME_RE.finditer(clause))
     for m in reversed(found):
-        name = m.group(0)
-        if name.split()[0].lower() in NOT_NAMES:
-            name = " ".join(name.split()[1:])
+        words = m.group(0).split()
+        while words and words[0].lower() in NOT_NAMES:
+            words.pop(0)  # "On Monday Maya starts at Diageo": the name is Maya
+        name = " ".join(words)
         if not name:
             continue
+        if re.search(r"['’]s\s+$", clause[: m.start()]):
+            continue  # "the user's Zotero library has 45 sources": a name in what someone owns
         after = clause[m.end() :]
         rel = re.match(r"['’]s\s+(\w+)(?:\s+(" + NAME_RE.pattern + r"))?", after)
         if rel and KIN_RE.match(rel.group(1)):

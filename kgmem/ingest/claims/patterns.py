@@ -194,6 +194,14 @@ VALUES: tuple[ClaimPattern, ...] = (
         rf"(?:\w+ )?"
         rf"(?P<q>{PET}|tom|tomcat|tabby|mutt)(?: named| called|,) (?P<v>{NAME})",
     ),
+    # an animal taken in, whatever its kind: "brought home a new rescue, a whippet called Lola"
+    # (a child adopted is no pet)
+    _p(
+        Slot.PET,
+        r"\b(?:adopted|rescued|took in|taken in|brought home) (?!(?:[\w-]+,? ){0,4}?(?:baby"
+        r"|babies|girl|boy|son|daughter|child|children|kid|kids|twins?)\b)(?:[\w-]+,? ){1,5}?"
+        rf"(?:named|called) (?P<v>{NAME})",
+    ),
     # "Emeka's dog is called Pickles", "Olive, Felix's cat, knocked a glass over"
     _p(Slot.PET, rf"{POSS} (?:\w+ )?(?P<q>{PET}) is (?:called|named) (?P<v>{NAME})\b"),
     _p(Slot.PET, rf"(?P<v>{NAME}), {POSS} (?:\w+ )?(?P<q>{PET})\b"),
@@ -287,7 +295,9 @@ VALUES: tuple[ClaimPattern, ...] = (
     _p(
         Slot.PREFERENCE,
         rf"\b(?:takes|drinks|orders|prefers|switched to|changed to|sticks to|only has) (?:a |an "
-        rf"|her |his |their )?(?:(?:about|around|up to|\w+) ){{0,2}}?(?P<v>{DRINKS})s?\b",
+        rf"|her |his |their )?(?:(?:about|around|up to|\w+) ){{0,2}}?(?P<v>{DRINKS})s?\b"
+        # "drinks four coffees a day" is a rate (a quantity), not which drink
+        r"(?! (?:a|per|each|every) (?:day|night|week|month)\b)",
         qualifier="drink",
     ),
     _p(

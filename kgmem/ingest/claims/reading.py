@@ -4,11 +4,13 @@
 memory asserts: the lexicon's claim (``engine.extract_claim``) when a wording names the slot,
 else a claim whose slot is the nearest-prototype guess over the memory's embedding
 (``slot_guess``), whose value and qualifier come from spaCy's parse of the memory
-(``values``), whose subject is the name that opens the main clause (else the speaker),
+(``values``), whose subject is the name that opens the main clause (else the speaker; someone's
+kin when the value's own clause names them: "Maya's cousin got into Oxford, ..."),
 and whose confidence is the guess's (similarity and margin; below the gate's threshold it never
-retires anything). A hypothetical, a memory about no one, or a value the parse cannot find gives
-no guessed claim. ``parse`` is called only when a guess needs a value, so a memory the lexicon
-reads costs no parse (``plan_claim`` says which need one). Pure given its arguments;
+retires anything). A hypothetical, a memory about no one, one more of a kind said as such
+("another goal: ..."), or a value the parse cannot find gives no guessed claim. ``parse`` is
+called only when a guess needs a value, so a memory the lexicon reads costs no parse
+(``plan_claim`` says which need one). Pure given its arguments;
 ``ClaimReader`` binds them to the models for the write path (prototype vectors built on first
 use, kept per embedder) and reads a batch with one spaCy ``pipe`` over the memories to parse.
 """
@@ -36,6 +38,13 @@ _REQUEST_RE = re.compile(r"\bwants help\b", re.IGNORECASE)
 # A shared image's caption ("[shares a photo: a photo of a desk with a laptop]", see
 # ``input_files``) says what was shown, not what the person is or has: nothing to guess from.
 _CAPTION_RE = re.compile(r"\[shares a photo:[^\]]*\]?")
+# One more of a kind said as such ("Another goal for this year: read more non-fiction") adds to
+# what is held; a guessed slot would read it as the one value replacing the last.
+_ONE_MORE_RE = re.compile(
+    r"\b(?:another|a second|an additional|one more)\s+(?:\w+\s+)?(?:goal|target|aim|plan|job"
+    r"|role|pet|dog|cat|car|hobby|language|project|deadline|budget)\b",
+    re.IGNORECASE,
+)
 # Slots whose statements are about things as often as people ("the survey has 300 responses")
 _ABOUT_THINGS = frozenset({Slot.QUANTITY, Slot.BUDGET, Slot.GOAL, Slot.DEADLINE})
 _REPORTING = frozenset({"say", "tell", "write", "mention", "ask", "add"})
@@ -107,7 +116,7 @@ def _guessed(
         return None  # "might move", "thinking about going vegan": nothing holds yet
     if _REQUEST_RE.search(content):
         return None  # "<name> wants help to ...": a request (``requests.intent``), no attribute
-    if _CAPTION_RE.search(content):
+    if _CAPTION_RE.search(content) or _ONE_MORE_RE.search(content):
         return None
     doc = parse(content)
     sents = list(doc.sents)
@@ -125,6 +134,12 @@ def _guessed(
     if guess.slot not in _ABOUT_THINGS and not _about_someone(doc, words):
         return None  # "the fridge is full of bacon now": a thing's state, not the person's
     parsed = parse_value(doc, guess.slot, words)
+    if parsed is not None and (at := content.lower().find(parsed.value.lower())) > 0:
+        # the clause the value is in names whose it is: "Maya's cousin got into Oxford, the
+        # whole family is buzzing" (the parse's root is "buzzing") is the cousin's school
+        near = subject_before(content, at, speaker=speaker, names=names)
+        if "'s " in near and near != subject:
+            subject = near
     ended = guess.polarity is Polarity.ENDED
     if ended and parsed is not None and _said_instead(content, parsed.value):
         ended = False  # "it's actually dust mites, not cats": the value said is the one that holds

@@ -59,6 +59,12 @@ def _stems(value: str) -> frozenset[str]:
     return frozenset(_number(t.lower()) for t in tokens(value) if t.lower() not in STOPWORDS)
 
 
+def as_digits(word: str) -> str:
+    """A number word as its digits ("four" -> "4"); any other word unchanged."""
+    n = _NUMBER_WORDS.get(word.lower())
+    return word if n is None else str(n)
+
+
 def _number(word: str) -> str:
     """A number word or ordinal as its digits ("eighteen" -> "18"), else the word's stem."""
     if word in _NUMBER_WORDS:

@@ -14,6 +14,7 @@ from kgmem.ingest.claims.lexicon import (
     DET,
     DIETS,
     HOBBIES,
+    KIN_WORDS,
     KIND_PHRASE,
     KINDS,
     LANGUAGES,
@@ -119,6 +120,13 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
         ended=True,
     ),
     _p(Slot.PET, rf"\b(?:lost|rehomed|gave away) {DET}(?:{PET}),? (?P<v>{NAME})", ended=True),
+    # "we lost Biscuit in the spring": a name lost is a death; the gate ends only a pet held by
+    # that name ("lost to Madrid", "lost Monday's match" name none)
+    _p(
+        Slot.PET,
+        rf"\blost (?!(?:{KIN_WORDS}|grandpa|grandma|granny|mum|mom)\b)(?P<v>{NAME})\b(?!'s|’s)",
+        ended=True,
+    ),
     # "had to put Rex down" (not "put Tom down for a nap", "put Tom down as a reference")
     _p(
         Slot.PET,
@@ -203,12 +211,12 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
         rf"(?:{POSS}|\b(?:her|his|their|my)) (?:left |right )?(?P<v>{_BODY}) (?:is|was) (?:badly "
         rf"|still )?(?:injured|broken|sprained|fractured|hurt)\b",
     ),
-    # a body part healed or a condition got over: "her wrist has fully healed", "is over the
-    # cold now", "has recovered from the flu"
+    # a body part healed or a condition got over: "her wrist has fully healed", "my asthma has
+    # completely cleared up", "is over the cold now", "has recovered from the flu"
     _p(
         Slot.HEALTH,
         rf"(?:{POSS}|\b(?:her|his|their|my)) (?P<v>[\w-]+) (?:has|is|have|are) (?:now )?(?:fully "
-        rf"|completely |finally |totally )?(?:healed|recovered|back to normal)\b",
+        rf"|completely |finally |totally )?(?:healed|recovered|back to normal|cleared up)\b",
         ended=True,
     ),
     _p(

@@ -120,9 +120,16 @@ def _number(doc: Any, slot: Slot, inside: set[int]) -> tuple[str, Any]:
                     span = doc[words[0].i : words[-1].i + 1]
                     return str(span.text), span.root
     for tok in doc:
-        if tok.like_num and tok.idx not in inside:
+        if tok.like_num and tok.idx not in inside and _may_count(tok, slot):
             return tok.text, tok
     return "", None
+
+
+def _may_count(tok: Any, slot: Slot) -> bool:
+    """A number outside the entities the slot takes may still be its value, unless it is part of
+    a date or a time ("from 1990 to 2020" counts nothing)."""
+    kind = tok.ent_type_
+    return kind not in ("DATE", "TIME") or kind in _NUMBER_LABELS[slot]
 
 
 def _phrase(
@@ -197,7 +204,12 @@ def _qualifier(
     # budget, quantity: the counted noun ("412 responses"), else the specific noun nearest the
     # number ("put the rent up to £1,250": rent, not landlord)
     if head is not None and head.head is not None and head.head.pos_ == "NOUN":
-        counted = head.head.text.lower()
+        counted_tok = head.head
+        if counted_tok.dep_ == "compound" and counted_tok.head.is_alpha:
+            # "a 500-word literature review section": the number sizes the section, it does
+            # not count the words of whatever else was measured in words
+            counted_tok = counted_tok.head
+        counted = counted_tok.text.lower()
         # a symbol ("40%") names no thing counted: "improved by 40%" and "speeds up by 25%" are
         # two measures, not one changed
         if counted.isalpha() and counted not in _UNITS and counted not in _GENERIC:

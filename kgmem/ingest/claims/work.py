@@ -66,10 +66,22 @@ WORK: tuple[ClaimPattern, ...] = (
     ),
     _p(
         Slot.EMPLOYER,
-        rf"(?:{POSS}|\b(?:her|his|their|my)) last (?:day|shift|week) at {_NAMED_WORK}",
+        rf"(?:{POSS}|\b(?:her|his|their|my)) (?:last|final) (?:day|shift|week) at {_NAMED_WORK}",
         ended=True,
     ),
+    # a person's start at a named place of work, said in the present: "on Monday Maya starts at
+    # Diageo" (not "the film starts at the Odeon")
+    _p(
+        Slot.EMPLOYER,
+        rf"(?P<s>{NAME}) (?:starts|is starting|begins) (?:work |working )?at {_NAMED_WORK}",
+    ),
     _p(Slot.JOB_TITLE, rf"\bpromotion to (?:the |a |an )?(?:new )?{JOB_PHRASE}"),
+    # a post won: "got the charge nurse position", "landed the senior analyst job"
+    _p(
+        Slot.JOB_TITLE,
+        rf"\b(?:got|landed|was offered|accepted|took|started) (?:the |a |an |her |his |their |my )?"
+        rf"(?:new )?{JOB_PHRASE} (?:position|job|role|post)\b",
+    ),
     _p(Slot.EMPLOYER, r"\bhanded in (?:her |his |their |my )?(?P<v>notice)\b", ended=True),
     # "Maya is not at Google anymore", "isn't with Deloitte any more"
     _p(
@@ -163,6 +175,7 @@ WORK: tuple[ClaimPattern, ...] = (
         rf"\b(?:joined(?= (?:the )?(?-i:[A-Z]))|got a job at|got hired (?:at|by)"
         rf"|was hired (?:at|by)"
         rf"|accepted (?:an |the )?(?:job )?offer from|started (?:a (?:new )?job )?at|new job at"
+        rf"|works (?:in|on) (?:[\w-]+ ){{1,3}}?at(?= (?:the )?(?-i:[A-Z]))"
         rf"|started (?:a |an )?(?:new )?(?:[\w-]+ )?(?:job|role|position|gig) (?:at|with)"
         rf"|teaches at|teaching at|coaches at"
         rf"|landed (?:a |an )?(?:[\w-]+ )?(?:job|role|position|gig) (?:at|with)"
@@ -188,6 +201,14 @@ WORK: tuple[ClaimPattern, ...] = (
         rf"\b(?:switched|changed|moved|transferred|swapped) (?:(?:her|his|their|my|the) )?"
         rf"(?:courses?|majors?|degrees?|programmes?|programs?|subjects?|PhD|thesis|studies"
         rf"|research) (?:from [\w -]+? )?(?:over )?(?:to|into|for) {V}",
+    ),
+    # the field named before its course: "transferred into the data science masters instead"
+    _p(
+        Slot.FIELD_OF_STUDY,
+        r"\b(?:switched|changed|moved|transferred|swapped) (?:over )?(?:in)?to (?:the |a |an )?"
+        r"(?P<v>(?!(?:new|different|another|other)\b)[a-z][\w-]*(?: [a-z][\w-]*){0,2}?) "
+        r"(?:masters?|master['’]s|degree|course"
+        r"|programme|program|major|PhD|BA|BSc|MSc|MA)\b",
     ),
     # "in her second year of medicine", "Maya's course is nursing"
     _p(

@@ -113,6 +113,7 @@ def claim_conflict(
         unpartnered = (
             _ends_partner(claim, hc)
             or _partnered_again(claim, hc)
+            or _split_up(claim, hc)
             or _works_elsewhere(claim, hc, h.content)
         )
         if family(hc.slot) != family(claim.slot) and not named and not unpartnered:
@@ -188,6 +189,18 @@ def _partnered_again(claim: Claim, held: Claim) -> bool:
 
 # a work place named after a job title: "a nurse at St. Luke's Hospital", "an analyst for Aviva"
 _AT_PLACE_RE = re.compile(r"\b(?:at|for) (?:the )?((?:St\. )?[A-Z][\w'’&-]*(?: [A-Z][\w'’&-]*)*)")
+
+
+def _split_up(claim: Claim, held: Claim) -> bool:
+    """A partner gone ("Tom and I split up") ends a status that has one ("married to Tom",
+    "engaged")."""
+    return (
+        family(claim.slot) == Slot.PARTNER.value
+        and claim.polarity == Polarity.ENDED
+        and family(held.slot) == Slot.RELATIONSHIP_STATUS.value
+        and held.polarity == Polarity.HOLDS
+        and held.value not in UNPARTNERED_STATUSES
+    )
 
 
 def _works_elsewhere(claim: Claim, held: Claim, content: str) -> bool:

@@ -9,8 +9,10 @@ change** (same subject and single-valued predicate — "X's favourite colour is"
 Each kind except value change also needs the rest of the two texts to be about the same thing
 (stem overlap ≥ ``SAME_TOPIC_JACCARD``); a value change needs identical subjects. Refinements
 ("lives in Paris" → "lives in Paris, France") and additions ("also", "too") are not
-contradictions. Pure regex and token logic, no model; the caller (the gate) has already picked
-neighbours that are close (the cosine ≥ 0.6 window) and share an entity.
+contradictions, nor is a change that names what it leaves ("switched from Word to Scrivener",
+``left_behind``) beside a statement that mentions none of it. Pure regex and token logic, no
+model; the caller (the gate) has already picked neighbours that are close (the cosine ≥ 0.6
+window) and share an entity.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from kgmem.core.synthesis import STOPWORDS, is_specific, stem, tokens, words
+from kgmem.core.text import content_words
 
 # The rest of two texts counts as "about the same thing" at this stem Jaccard (the
 # DEDUP_JACCARD_PREFILTER, 0.50, is the same test used as a dedup pre-filter).
@@ -153,6 +156,24 @@ _PERSONS = frozenset(
 )
 
 
+_FROM_RE = re.compile(
+    r"\b(?:switch|switched|switching|moved|changed|changing|went|converted|transitioned"
+    r"|swapped|upgraded|downgraded) from (?P<x>[^,;.!?()]{1,60}?) (?:to|for|over to)\b",
+    re.IGNORECASE,
+)
+
+
+def left_behind(content: str) -> frozenset[str]:
+    """The stems of what a change says it leaves ("switched from oat milk to almond": oat,
+    milk); empty when the change does not say."""
+    m = _FROM_RE.search(content)
+    return frozenset(stem(w) for w in content_words(m.group("x"))) if m else frozenset()
+
+
+def mentions_any(text: str, stems: frozenset[str]) -> bool:
+    return bool(stems & {stem(w) for w in content_words(text)})
+
+
 def states_aim(text: str) -> bool:
     """The wording names a target: the number or date in it is aimed at, not held."""
     return bool(_TARGET_RE.search(text))
@@ -185,8 +206,13 @@ def detect_contradiction(
     cue = _CORRECTION_RE.search(new)
     if not (cue or new_is_correction) or (_ADDITIVE_RE.search(new) and not new_is_correction):
         return None
+    left = left_behind(new)
+    if left and not mentions_any(old, left):
+        return None  # "switched from Word to Scrivener" corrects nothing said of drafting
     gone, added = old_core - new_core - _FILLER, new_core - old_core - _FILLER
-    if gone and added and old_core & new_core:
+    # the two must share what they are about, not only whom: "Arjun had to stand on the packed
+    # train" is not corrected by "Arjun can't take it anymore"
+    if gone and added and (old_core & new_core) - _capitalised(new) - _capitalised(old):
         evidence = (_surface(old, gone), _surface(new, added))
         return ContradictionCheck(ContradictionKind.CORRECTION, evidence, cue[0] if cue else "")
     return None
@@ -216,6 +242,11 @@ def _numbers(text: str) -> list[str]:
     found = [n.rstrip("0").rstrip(".") if "." in n else n for n in found]
     found += [_NUMBER_WORDS[t.casefold()] for t in tokens(blanked) if t.casefold() in _NUMBER_WORDS]
     return _unique(found)
+
+
+def _capitalised(text: str) -> frozenset[str]:
+    """The stems of the words written with a capital: names, mostly."""
+    return frozenset(stem(t) for t in tokens(text) if t[:1].isupper())
 
 
 def _core(text: str) -> tuple[frozenset[str], str]:
