@@ -17,14 +17,17 @@ so the channel never lifts a stale value.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Iterable, Sequence
 
 from kgmem.core.slot_guess import PrototypeTable, SlotGuess, guess_slot, prototype_table
+from kgmem.core.text import normalize_name
 from kgmem.graph import repository
 from kgmem.graph.client import GraphClient
 from kgmem.graph.rows import ScoredId
 from kgmem.ml.embedder import Embedder
+from kgmem.ml.nlp import Nlp
 from kgmem.taxonomy.slots import Polarity, Slot, answering_families
 
 # A question's guess must be this sure (the guess's own confidence, at most 0.75): on questions
@@ -50,8 +53,32 @@ _WORDED: tuple[tuple[re.Pattern[str], Slot], ...] = tuple(
          Slot.RESIDENCE),
         (r"\bhow old (?:is|am|are)\b", Slot.AGE),
         (rf"\bwhat (?:does|do) {_WHO} do for (?:a living|work)\b", Slot.JOB_TITLE),
+        (rf"\bwhat(?: is|'s) {_WHO}(?:'s|’s) (?:current |new )?(?:job(?: title)?|role|position"
+         rf"|occupation|profession|title)\b", Slot.JOB_TITLE),
+        (rf"\bwhere (?:is|are) {_WHO} (?:currently |now )?based\b", Slot.RESIDENCE),
+        (rf"\bwho(?: is|'s) {_WHO}(?:'s|’s) employer\b", Slot.EMPLOYER),
+        (rf"\bwhich (?:university|college|school|high school|uni) (?:does|do|is) {_WHO}"
+         rf" (?:attend|go to|attending|going to|at)\b", Slot.SCHOOL),
+        (rf"\bwhere (?:does|do|is|are) {_WHO} (?:currently |now )?(?:study|studying|at school"
+         rf"|at university)\b", Slot.SCHOOL),
+        (rf"\bwhat (?:does|do) {_WHO} (?:currently |now )?study\b|\bwhat (?:is|are) {_WHO}"
+         rf" (?:currently |now )?studying\b|\bwhat(?: is|'s) {_WHO}(?:'s|’s) (?:major|degree"
+         rf"|field of study)\b", Slot.FIELD_OF_STUDY),
+        (rf"\b(?:is|are) {_WHO} (?:still )?(?:seeing (?:anyone|someone)|in a relationship|single"
+         rf"|married|engaged|divorced)\b", Slot.RELATIONSHIP_STATUS),
+        (rf"\bwho(?: is|'s) {_WHO} (?:dating|seeing|with|married to)\b", Slot.PARTNER),
+        (rf"\bwhat diet (?:does|do|is) {_WHO} (?:follow|on)\b|\b(?:is|are) {_WHO}"
+         rf" (?:still )?(?:vegan|vegetarian|pescatarian|on a diet)\b", Slot.DIET),
+        (rf"\b(?:does|do) {_WHO} (?:still )?(?:smoke|vape)\b", Slot.HABIT),
+        (rf"\bwhat (?:sport|sports|exercise) (?:does|do) {_WHO} (?:play|do)\b", Slot.HOBBY),
+        (rf"\bwhat (?:name )?(?:does|do) {_WHO} (?:like to be called|prefer to be called"
+         rf"|go by)\b", Slot.NICKNAME),
+        (rf"\bwhat (?:is|are) {_WHO} allergic to\b|\b(?:is|are) {_WHO} allergic to\b",
+         Slot.ALLERGY),
+        (rf"\bwhat languages? (?:does|do) {_WHO} speak\b", Slot.LANGUAGE),
     )
 )  # fmt: skip
+_WORD_RE = re.compile(r"[^\W\d_]+(?=['’]s\b|\b)")
 # what a worded question's guess says it is sure of: as sure as the surest prototype guess
 WORDED_CONFIDENCE = 0.75
 
@@ -70,6 +97,16 @@ def query_slot(query: str, vector: Sequence[float], table: PrototypeTable) -> Sl
     if guess is None or guess.confidence < QUERY_SLOT_MIN:
         return None
     return guess
+
+
+async def asked_about(nlp: Nlp, query: str) -> frozenset[str]:
+    """The names a question asks about, for an intent whose channels did not read them (the
+    claim channel must not answer "What pet does Ibrahim have?" with his brother's puppy)."""
+    mentions = await asyncio.to_thread(nlp.entities, query)
+    # the small model misses short names in questions ("What pet does Ana have?"): a capitalised
+    # word after the first is a name too
+    capitalised = [w for w in _WORD_RE.findall(query)[1:] if w[:1].isupper() and w != "I"]
+    return frozenset(normalize_name(n) for n in [*(m.name for m in mentions), *capitalised]) - {""}
 
 
 async def claim_search(

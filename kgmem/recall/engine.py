@@ -28,7 +28,7 @@ from kgmem.ml.embedder import Embedder
 from kgmem.ml.nlp import Nlp
 from kgmem.recall.candidates import Candidate, Scored
 from kgmem.recall.channels import StageClock, collect, pool_size, run_channels
-from kgmem.recall.claim_channel import claim_search, query_slot, table_for
+from kgmem.recall.claim_channel import asked_about, claim_search, query_slot, table_for
 from kgmem.recall.diversity import centroid, gate_confidence, hit_confidence
 from kgmem.recall.episode_hits import EPISODE_KIND, TurnMatch, wanted
 from kgmem.recall.feedback import refine
@@ -90,7 +90,8 @@ async def recall(
     )
     guess = query_slot(req.query, qvec, table_for(embedder)) if "claim" in req.channels else None
     if guess is not None:  # a question about an attribute: who holds it now
-        rows: Sequence[ScoredId] = await claim_search(graph, req.namespace, q_entities, guess)
+        subjects = q_entities or await asked_about(nlp, req.query)
+        rows: Sequence[ScoredId] = await claim_search(graph, req.namespace, subjects, guess)
         run.queries.append("search_claim_holders")
         collect(ev, rankings, "claim", rows, "claim")
         run.tick("claim")

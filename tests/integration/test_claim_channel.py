@@ -35,6 +35,16 @@ def embedder() -> Embedder:
         ("Where does Maya work?", Slot.EMPLOYER),
         ("Who does Priya Shah work for now?", Slot.EMPLOYER),
         ("What does Maya do for a living?", Slot.JOB_TITLE),
+        ("What is Dmitri's role?", Slot.JOB_TITLE),
+        ("What is Noor's position at the hospital?", Slot.JOB_TITLE),
+        ("Where is Ethan based?", Slot.RESIDENCE),
+        ("Which university does Pavel go to?", Slot.SCHOOL),
+        ("Where is Emeka studying?", Slot.SCHOOL),
+        ("What is Jamal studying?", Slot.FIELD_OF_STUDY),
+        ("Is Chloé seeing anyone?", Slot.RELATIONSHIP_STATUS),
+        ("Does Dmitri still smoke?", Slot.HABIT),
+        ("What does Robert go by?", Slot.NICKNAME),
+        ("What sport does Yuki play?", Slot.HOBBY),
     ],
 )
 def test_a_question_about_an_attribute_reads_its_slot(
@@ -52,6 +62,8 @@ def test_a_question_about_an_attribute_reads_its_slot(
         "Why did Ana leave the party early?",
         "How did Maya feel after the race?",
         "Where did Maya work out this morning?",
+        "What did Maya study for the exam last night?",
+        "Who was Maya with at the concert?",
     ],
 )
 def test_a_question_about_an_event_reads_no_slot(embedder: Embedder, question: str) -> None:
@@ -79,3 +91,16 @@ def test_the_channel_ranks_the_current_holder_first(km: Kgmem, arun: Any, namesp
     assert claim_hits == ["Ana is 29."]  # the superseded "28" is not read by the channel
     event = arun(km.recall("Why did Ana leave the party early?", namespace=namespace, dry=True))
     assert "search_claim_holders" not in event.xray.queries_run
+
+
+def test_the_channel_reads_the_person_asked_about_not_their_kin(
+    km: Kgmem, arun: Any, namespace: str
+) -> None:
+    turns = [
+        _turn("I have a cat called Mochi.", "1", "2024-01-05T10:00:00+00:00"),
+        _turn("My brother just adopted a puppy named Rocket.", "2", "2024-02-05T10:00:00+00:00"),
+    ]
+    arun(km.observe(turns, namespace=namespace, flush=True))
+    result = arun(km.recall("What pet does Ana have?", namespace=namespace, dry=True))
+    claim_hits = [h.content for h in result.hits if any(c.channel == "claim" for c in h.channels)]
+    assert claim_hits == ["Ana has a cat called Mochi."], [h.content for h in result.hits]
