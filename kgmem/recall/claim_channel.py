@@ -17,7 +17,6 @@ so the channel never lifts a stale value.
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections.abc import Iterable, Sequence
 
@@ -27,7 +26,6 @@ from kgmem.graph import repository
 from kgmem.graph.client import GraphClient
 from kgmem.graph.rows import ScoredId
 from kgmem.ml.embedder import Embedder
-from kgmem.ml.nlp import Nlp
 from kgmem.taxonomy.slots import Polarity, Slot, answering_families
 
 # A question's guess must be this sure (the guess's own confidence, at most 0.75): on questions
@@ -99,14 +97,20 @@ def query_slot(query: str, vector: Sequence[float], table: PrototypeTable) -> Sl
     return guess
 
 
-async def asked_about(nlp: Nlp, query: str) -> frozenset[str]:
-    """The names a question asks about, for an intent whose channels did not read them (the
-    claim channel must not answer "What pet does Ibrahim have?" with his brother's puppy)."""
-    mentions = await asyncio.to_thread(nlp.entities, query)
-    # the small model misses short names in questions ("What pet does Ana have?"): a capitalised
-    # word after the first is a name too
-    capitalised = [w for w in _WORD_RE.findall(query)[1:] if w[:1].isupper() and w != "I"]
-    return frozenset(normalize_name(n) for n in [*(m.name for m in mentions), *capitalised]) - {""}
+def asked_about(query: str) -> frozenset[str]:
+    """The names a question asks about, read from its capitalised words (each run of them, and
+    each word), for an intent whose channels ran no entity recognition: the claim channel must
+    not answer "What pet does Ibrahim have?" with his brother's puppy. No model run: the small
+    model misses short names in questions anyway ("What pet does Ana have?")."""
+    words = _WORD_RE.findall(query)[1:]  # the first word is capitalised by the sentence
+    runs: list[list[str]] = [[]]
+    for w in words:
+        if w[:1].isupper() and w != "I":
+            runs[-1].append(w)
+        elif runs[-1]:
+            runs.append([])
+    names = {" ".join(r) for r in runs if r} | {w for r in runs for w in r}
+    return frozenset(normalize_name(n) for n in names) - {""}
 
 
 async def claim_search(

@@ -90,7 +90,7 @@ async def recall(
     )
     guess = query_slot(req.query, qvec, table_for(embedder)) if "claim" in req.channels else None
     if guess is not None:  # a question about an attribute: who holds it now
-        subjects = q_entities or await asked_about(nlp, req.query)
+        subjects = q_entities or asked_about(req.query)
         rows: Sequence[ScoredId] = await claim_search(graph, req.namespace, subjects, guess)
         run.queries.append("search_claim_holders")
         collect(ev, rankings, "claim", rows, "claim")

@@ -1,0 +1,23 @@
+"""Whom an attribute question asks about, read from its words for the claim channel."""
+
+from __future__ import annotations
+
+import pytest
+
+from kgmem.recall.claim_channel import asked_about
+
+
+@pytest.mark.parametrize(
+    ("question", "names"),
+    [
+        ("What pet does Ana have?", {"ana"}),
+        ("What is Dmitri's role?", {"dmitri"}),
+        ("Who does Priya Shah work for now?", {"priya shah", "priya", "shah"}),
+        ("Is Chloé seeing anyone?", {"chloé"}),
+        # a question that names no one is about everyone (a one-person namespace)
+        ("Where does the user live?", set()),
+        ("What is my budget?", set()),
+    ],
+)
+def test_the_names_a_question_asks_about(question: str, names: set[str]) -> None:
+    assert asked_about(question) == names
