@@ -9,10 +9,13 @@ the user?" but not "Where does the user live?": it shares the subject with every
 the user and, being short, wins their word and vector matches, while saying nothing they ask.
 Recall lowers such a memory's relevance (``scoring.NAMES_ONLY_FACTOR``) unless the claim channel
 found that it holds the attribute the question asks about ("What is the user's nickname?").
+``records_a_question(content)``: the memory keeps only what someone asked ("Maya asked: how do I
+get a coffee stain out?"), which holds no attribute a question about one asks for.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from kgmem.core.text import content_words
@@ -24,6 +27,14 @@ ROLE_WORDS = frozenset({"user", "assistant", "speaker"})
 # A question with one of these asks for a name ("What is the user's name?", "What do they call
 # her?"): a memory of names answers it.
 NAMING_WORDS = frozenset({"name", "names", "named", "called", "call", "nickname", "nicknames"})
+
+
+# The local extractor keeps a question as "<speaker> asked: ..." (ingest/extractors/local.py).
+_ASKED_RE = re.compile(r"^[^:]{1,60}\basked: ")
+
+
+def records_a_question(content: str) -> bool:
+    return _ASKED_RE.match(content) is not None
 
 
 def name_words(names: Iterable[str]) -> frozenset[str]:

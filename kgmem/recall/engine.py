@@ -146,6 +146,7 @@ async def recall(
         ev=ev,
         rrf_of=rrf_of,
         q_entities=q_entities,
+        asks_attribute=guess is not None,
     )
     run.queries.append("get_recall_candidates")
     run.tick("hydrate")

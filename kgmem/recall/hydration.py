@@ -4,7 +4,8 @@
 namespace (``get_recall_candidates``, one statement), turns each row and its channel evidence
 into a ``Candidate`` in the order the rows came (the embeddings converted once, as rows of one
 matrix: ``diversity.embedding_rows``), marks a memory that says nothing but names for a question
-that asks more (``coverage``), orders each memory's source turns by relevance to the query (word
+that asks more, or only a question someone asked for a question about an attribute
+(``coverage``), orders each memory's source turns by relevance to the query (word
 rarity and shared entity words are counted over the whole candidate set), and
 keeps each memory's ``recorded_at`` for the bi-temporal filter and the ids of the memories that
 superseded it (its ``SUPERSEDES`` edges), which the X-ray names for a superseded candidate.
@@ -22,7 +23,7 @@ from kgmem.graph import repository
 from kgmem.graph.client import GraphClient
 from kgmem.graph.rows import RecallCandidate
 from kgmem.recall.candidates import Candidate
-from kgmem.recall.coverage import says_only_names
+from kgmem.recall.coverage import records_a_question, says_only_names
 from kgmem.recall.diversity import embedding_rows
 from kgmem.recall.filters import Evidence, to_candidate
 from kgmem.recall.turns import common_entity_words, turn_word_rarity, turns_by_relevance
@@ -45,10 +46,11 @@ async def hydrate(
     ev: Mapping[str, Evidence],
     rrf_of: Mapping[str, float],
     q_entities: frozenset[str],
+    asks_attribute: bool = False,
 ) -> Hydrated:
     rows = await repository.get_recall_candidates(graph, namespace=namespace, ids=list(ids))
     # The conversions below are CPU only (embedding rows, turn relevance): a worker thread.
-    return await asyncio.to_thread(_hydrated, rows, query, ev, rrf_of, q_entities)
+    return await asyncio.to_thread(_hydrated, rows, query, ev, rrf_of, q_entities, asks_attribute)
 
 
 def _hydrated(
@@ -57,6 +59,7 @@ def _hydrated(
     ev: Mapping[str, Evidence],
     rrf_of: Mapping[str, float],
     q_entities: frozenset[str],
+    asks_attribute: bool,
 ) -> Hydrated:
     vectors = embedding_rows([r.memory.embedding for r in rows])
     cands = [
@@ -65,6 +68,7 @@ def _hydrated(
             r.people,
             query,
             q_entities,
+            asks_attribute,
         )
         for r, vec in zip(rows, vectors, strict=True)
     ]
@@ -77,11 +81,21 @@ def _hydrated(
 
 
 def _covered(
-    c: Candidate, people: Sequence[str], query: str, q_entities: frozenset[str]
+    c: Candidate,
+    people: Sequence[str],
+    query: str,
+    q_entities: frozenset[str],
+    asks_attribute: bool,
 ) -> Candidate:
-    """``c`` marked ``names_only`` when it says nothing but the names of people (its own
-    ``people``, the query's names) and the question asks more; never a memory the claim channel
-    found holding the attribute asked about."""
-    if c.holds_asked_slot or not says_only_names(c.content, people, query, q_entities):
+    """``c`` marked ``names_only`` when it says nothing the question asks: nothing but the names
+    of people (its own ``people``, the query's names) for a question that asks more, or only a
+    question someone asked for a question about an attribute ("How much coffee does Sofia
+    drink?" is not answered by "Sofia asked: how do I get a coffee stain out?"); never a memory
+    the claim channel found holding the attribute asked about."""
+    if c.holds_asked_slot:
         return c
-    return replace(c, names_only=True)
+    if (asks_attribute and records_a_question(c.content)) or says_only_names(
+        c.content, people, query, q_entities
+    ):
+        return replace(c, names_only=True)
+    return c

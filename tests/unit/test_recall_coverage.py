@@ -4,6 +4,7 @@ that asks something else, and keeps it for a question about names."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -11,7 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kgmem.recall.candidates import Candidate
-from kgmem.recall.coverage import says_only_names
+from kgmem.recall.coverage import records_a_question, says_only_names
+from kgmem.recall.hydration import _covered
 from kgmem.recall.profiles import PROFILES
 from kgmem.recall.scoring import NAMES_ONLY_FACTOR, score
 
@@ -66,3 +68,22 @@ def test_the_score_scales_relevance_and_still_adds_up() -> None:
     assert math.isclose(marked.final, plain.final * NAMES_ONLY_FACTOR)
     assert marked.final == math.fsum(marked.contributions.values())
     assert marked.contributions["names_only"] < 0.0 and "names_only" not in plain.contributions
+
+
+def test_a_question_kept_as_asked_is_recognised() -> None:
+    assert records_a_question("The user asked: how do I get a coffee stain out of a shirt?")
+    assert records_a_question("Maya asked: what if the debounce delay isn't enough?")
+    assert not records_a_question("Maya drinks about four coffees a day.")
+    assert not records_a_question("Maya asked the assistant about her plan.")  # no words kept
+
+
+def test_a_question_kept_as_asked_is_lowered_for_an_attribute_question_only() -> None:
+    asked = Candidate("m1", "The user asked: how do I get a coffee stain out?", NOW)
+    lowered = _covered(asked, (), "How much coffee does the user drink?", frozenset(), True)
+    assert lowered.names_only
+    # a question about what was asked, or one the claim channel answered, keeps it whole
+    assert not _covered(
+        asked, (), "What did the user ask about stains?", frozenset(), False
+    ).names_only
+    held = replace(asked, holds_asked_slot=True)
+    assert not _covered(held, (), "How much coffee?", frozenset(), True).names_only
