@@ -104,4 +104,3 @@ def test_the_channel_reads_the_person_asked_about_not_their_kin(
     result = arun(km.recall("What pet does Ana have?", namespace=namespace, dry=True))
     claim_hits = [h.content for h in result.hits if any(c.channel == "claim" for c in h.channels)]
     assert claim_hits == ["Ana has a cat called Mochi."], [h.content for h in result.hits]
-
