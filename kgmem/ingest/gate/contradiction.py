@@ -10,7 +10,7 @@ Each kind except value change also needs the rest of the two texts to be about t
 (stem overlap ≥ ``SAME_TOPIC_JACCARD``); a value change needs identical subjects. Refinements
 ("lives in Paris" → "lives in Paris, France") and additions ("also", "too") are not
 contradictions, nor is a change that names what it leaves ("switched from Word to Scrivener",
-``left_behind``) beside a statement that mentions none of it. Pure regex and token logic, no
+``leaves_another``) beside a statement that mentions none of it. Pure regex and token logic, no
 model; the caller (the gate) has already picked neighbours that are close (the cosine ≥ 0.6
 window) and share an entity.
 """
@@ -24,6 +24,7 @@ from enum import StrEnum
 
 from kgmem.core.synthesis import STOPWORDS, is_specific, stem, tokens, words
 from kgmem.core.text import content_words
+from kgmem.ingest.claims.sameness import overlaps
 
 # The rest of two texts counts as "about the same thing" at this stem Jaccard (the
 # DEDUP_JACCARD_PREFILTER, 0.50, is the same test used as a dedup pre-filter).
@@ -163,15 +164,12 @@ _FROM_RE = re.compile(
 )
 
 
-def left_behind(content: str) -> frozenset[str]:
-    """The stems of what a change says it leaves ("switched from oat milk to almond": oat,
-    milk); empty when the change does not say."""
-    m = _FROM_RE.search(content)
-    return frozenset(stem(w) for w in content_words(m.group("x"))) if m else frozenset()
-
-
-def mentions_any(text: str, stems: frozenset[str]) -> bool:
-    return bool(stems & {stem(w) for w in content_words(text)})
+def leaves_another(new: str, old: str) -> bool:
+    """``new`` names what it leaves ("switched from oat milk to almond") and ``old`` mentions
+    none of it: whatever ``new`` changed, it is not what ``old`` says."""
+    m = _FROM_RE.search(new)
+    left = m.group("x") if m else ""
+    return bool(content_words(left)) and not overlaps(left, old)
 
 
 def states_aim(text: str) -> bool:
@@ -206,8 +204,7 @@ def detect_contradiction(
     cue = _CORRECTION_RE.search(new)
     if not (cue or new_is_correction) or (_ADDITIVE_RE.search(new) and not new_is_correction):
         return None
-    left = left_behind(new)
-    if left and not mentions_any(old, left):
+    if leaves_another(new, old):
         return None  # "switched from Word to Scrivener" corrects nothing said of drafting
     gone, added = old_core - new_core - _FILLER, new_core - old_core - _FILLER
     # the two must share what they are about, not only whom: "Arjun had to stand on the packed

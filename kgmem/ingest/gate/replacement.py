@@ -30,7 +30,7 @@ import re
 from kgmem.ingest.claims.engine import SURE
 from kgmem.ingest.claims.lexicon import HYPOTHETICAL_RE, KIN_WORDS
 from kgmem.ingest.gate.claim_rule import family
-from kgmem.ingest.gate.contradiction import left_behind, mentions_any, states_aim, states_value
+from kgmem.ingest.gate.contradiction import leaves_another, states_aim, states_value
 from kgmem.ingest.gate.records import Neighbour
 from kgmem.records import Claim, ExtractedFact
 from kgmem.taxonomy import Category
@@ -161,8 +161,7 @@ def retires(
     (a repetition, an addition, two attributes, another person): this rule is for the rest."""
     if n.category not in _STATE_CATEGORIES or not replaces_own_state(candidate.content):
         return False
-    left = left_behind(candidate.content)
-    if left and not mentions_any(n.content, left):
+    if leaves_another(candidate.content, n.content):
         # "switched from Microsoft Word to Scrivener" names what it replaces: a state that
         # mentions none of it ("struggling with drafting the essay") is another attribute
         return False
