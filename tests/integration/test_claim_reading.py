@@ -83,8 +83,18 @@ def test_an_opening_word_that_names_no_one_is_not_the_subject(reader: ClaimReade
     assert claim is None or claim.subject == "wren"
 
 
-def _holder(claim: Claim) -> Neighbour:
-    return Neighbour(memory_id="old", content="", content_hash="", similarity=0.0, claim=claim)
+def _holder(claim: Claim, similarity: float = 0.0) -> Neighbour:
+    return Neighbour(
+        memory_id="old", content="", content_hash="", similarity=similarity, claim=claim
+    )
+
+
+def _cosine(reader: ClaimReader, a: str, b: str) -> float:
+    """The two texts' cosine, as the gate sees it (two guesses meet only when near)."""
+    va, vb = reader._embedder.embed([a, b])
+    dot = sum(x * y for x, y in zip(va, vb, strict=True))
+    norm = sum(x * x for x in va) ** 0.5 * sum(y * y for y in vb) ** 0.5
+    return dot / norm
 
 
 @pytest.mark.parametrize(
@@ -108,7 +118,10 @@ def test_the_claim_rule_on_pairs(reader: ClaimReader, old: str, new: str, acts: 
     held, said = _read(reader, old, "Priya"), _read(reader, new, "Priya")
     assert held is not None and said is not None
     verdict = claim_conflict(
-        said, [_holder(held)], CLAIM_MIN_CONFIDENCE, replacing=says_replacement(new)
+        said,
+        [_holder(held, _cosine(reader, old, new))],
+        CLAIM_MIN_CONFIDENCE,
+        replacing=says_replacement(new),
     )
     assert isinstance(verdict, ClaimConflict) == acts
 
@@ -187,3 +200,36 @@ def test_a_guessed_value_belongs_to_the_person_of_its_own_clause(reader: ClaimRe
 def test_one_more_of_a_kind_is_no_value_replacing_the_last(reader: ClaimReader) -> None:
     claim = _read(reader, "Another goal for this year: read more non-fiction.", "The user")
     assert claim is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The user has a time anchor of March 15, 2024.",
+        "The user said: Just to confirm, it's on May 20 (2024-05-20) at 2:00 PM.",
+        "The user is waiting for a decision by July 1 (2024-07-01).",
+    ],
+)
+def test_a_date_is_no_birthday_unless_the_words_say_so(reader: ClaimReader, text: str) -> None:
+    claim = _read(reader, text, "The user")
+    assert claim is None or claim.slot != "birthday"
+
+
+def test_a_percentage_is_the_measure_named_beside_it(reader: ClaimReader) -> None:
+    # spaCy tags the "%" of "82%" a noun: the measure is a word, never the sign
+    claim = _read(reader, "Leila said: The model's accuracy on the validation set is 82%.", "Leila")
+    assert claim is not None and claim.slot.startswith("quantity:")
+    assert claim.slot != "quantity:%"
+
+
+def test_a_place_left_may_be_described_a_place_held_is_named(reader: ClaimReader) -> None:
+    # what one stepped down from is described, and must still end the post it names
+    left = _read(reader, "Aroha stepped down from the product leadership role.", "Aroha")
+    assert left is not None and left.polarity == "ended" and "product" in left.value
+    # a school or an employer held, only guessed, is a name: "academic advisor" is none
+    held = _read(
+        reader,
+        "But the user definitely needs to talk to their academic advisor about the curriculum.",
+        "The user",
+    )
+    assert held is None or held.slot not in ("school", "employer")

@@ -283,10 +283,12 @@ NOV20 = datetime(2023, 11, 20, 10, 0, tzinfo=UTC)  # a Monday
         ("Our product launch is set for June 10", "June 10", date(2024, 6, 10)),
         ("The defence has been moved to June 2", "June 2", date(2024, 6, 2)),
         ("Launch slipped to October 15", "October 15", date(2024, 10, 15)),
+        ("The dentist moved my appointment to June 10", "June 10", date(2024, 6, 10)),
         ("On December 4 I start at Diageo", "December 4", date(2023, 12, 4)),
         ("I start at Diageo on May 6", "May 6", date(2024, 5, 6)),
         # past tense: the most recent occurrence
         ("In March I moved to Denver", "March", date(2023, 3, 1)),
+        ("We moved the boxes to the attic in March", "March", date(2023, 3, 1)),
         ("I started in May", "May", date(2023, 5, 1)),
         ("I've been working here since December", "December", date(2022, 12, 1)),
         ("We went there on Friday", "Friday", date(2023, 11, 17)),

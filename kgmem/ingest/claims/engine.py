@@ -70,7 +70,13 @@ _ALSO_RE = re.compile(
 _NAMED_PLACES = frozenset({Slot.RESIDENCE, Slot.EMPLOYER})
 _SAID_WHEN = re.compile(r"\b(?:these days|lately|at the moment|right now|nowadays|by far)\b")
 # words that name no thing a date or amount is for: "pushed the deadline to June 1"
-_NO_THING = frozenset({"deadline", "deadlines", "date", "due"})
+# Words a budget's or a deadline's thing is said with that name no thing: "the full paper", "the
+# final draft", "the new sofa" are the paper, the draft, the sofa.
+_NO_THING = frozenset(
+    {"deadline", "deadlines", "date", "due", "full", "final", "new", "first", "second", "third",
+     "next", "last", "main", "whole", "entire", "complete", "initial", "revised", "updated",
+     "official", "actual", "big", "small", "current", "original"}
+)  # fmt: skip
 _KIND_ENDS = BOUNDARY | frozenset({"these", "those", "lately", "nowadays", "days", "by"})
 _SOMEONE = frozenset({"someone", "somebody", "someone new", "a guy", "a girl", "new guy"})
 

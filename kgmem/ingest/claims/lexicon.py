@@ -92,8 +92,17 @@ _NOT_A_JOB = (
     r"|to|by|from|on|into|than|like|so|very|really|not|no|never|always|also|just|her|his"
     r"|their|my|our|your|its|happy|sad|tired|done|such|what|who|how|one|two|three|four|five"
     r"|six|seven|eight|nine|ten|eleven|twelve|\d+"
+    # verbs of what one does with someone ("is gonna take the assistant's advice", "is asking
+    # her manager"): the noun after them is a person dealt with, not a title held
+    r"|gonna|going|wanna|gotta|take|taking|ask|asking|tell|telling|thank|thanking|meet|meeting"
+    r"|see|seeing|email|emailing|call|calling|contact|contacting|hire|hiring|need|needs|want"
+    r"|wants|help|helping"
 )
-JOB_PHRASE = rf"(?P<v>(?:(?!(?:{_NOT_A_JOB}|and|or|of|at|for|in)\b)[\w-]+ ){{0,3}}?(?:{JOBS}))s?\b"
+# a title, not a possessor ("the assistant's advice", "the doctor's office")
+JOB_PHRASE = (
+    rf"(?P<v>(?:(?!(?:{_NOT_A_JOB}|and|or|of|at|for|in)\b)[\w-]+ ){{0,3}}?(?:{JOBS}))s?\b"
+    r"(?!['’])"
+)
 # a proper name as a value, up to its last capitalised word: "St. Mary's Hospital", "Bank of
 # America", "Google" (not "Google is great")
 CAP_NAME = (

@@ -37,6 +37,7 @@ _PLANS = frozenset({Slot.GOAL, Slot.DEADLINE, Slot.BUDGET})
 _REQUEST_RE = re.compile(r"\bwants help\b", re.IGNORECASE)
 # A shared image's caption ("[shares a photo: a photo of a desk with a laptop]", see
 # ``input_files``) says what was shown, not what the person is or has: nothing to guess from.
+_BIRTH_RE = re.compile(r"\b(?:birthdays?|born|b-?days?|birth)\b", re.IGNORECASE)
 _CAPTION_RE = re.compile(r"\[shares a photo:[^\]]*\]?")
 # One more of a kind said as such ("Another goal for this year: read more non-fiction") adds to
 # what is held; a guessed slot would read it as the one value replacing the last.
@@ -118,6 +119,10 @@ def _guessed(
         return None  # "<name> wants help to ...": a request (``requests.intent``), no attribute
     if _CAPTION_RE.search(content) or _ONE_MORE_RE.search(content):
         return None
+    if guess.slot == Slot.BIRTHDAY and not _BIRTH_RE.search(content):
+        # a date near the prototypes of a birthday ("a time anchor of March 15, 2024", "it's on
+        # May 20 at 2:00 PM") is some day, not one's birthday, unless the words say so
+        return None
     doc = parse(content)
     sents = list(doc.sents)
     root = sents[0].root if sents else None
@@ -133,7 +138,7 @@ def _guessed(
     words = frozenset(subject.replace("'s", " ").split()) | _name_words(speaker)
     if guess.slot not in _ABOUT_THINGS and not _about_someone(doc, words):
         return None  # "the fridge is full of bacon now": a thing's state, not the person's
-    parsed = parse_value(doc, guess.slot, words)
+    parsed = parse_value(doc, guess.slot, words, ended=guess.polarity is Polarity.ENDED)
     if parsed is not None and (at := content.lower().find(parsed.value.lower())) > 0:
         # the clause the value is in names whose it is: "Maya's cousin got into Oxford, the
         # whole family is buzzing" (the parse's root is "buzzing") is the cousin's school

@@ -1,7 +1,7 @@
 """A claim's value (and a qualified slot's qualifier) read from spaCy's parse of a memory.
 
 Used when the slot came from the nearest-prototype guess (``slot_guess``), not from a lexicon
-wording that says where the value is. ``parse_value(doc, slot, subject_words)`` returns a
+wording that says where the value is. ``parse_value(doc, slot, subject_words, ended=...)`` returns a
 :class:`ParsedValue` or None (no value the slot can take: the memory is then stored without a
 claim). Where the value is:
 
@@ -57,6 +57,10 @@ _GENERIC = word_set(
 )
 # slots whose value can be a person: a partner, a pet's or one's own name
 _PERSON_VALUED = frozenset({Slot.PARTNER, Slot.NAME, Slot.PET})
+# slots whose guessed value held is a name: one goes to Ohio State, works at Monzo; "the user's
+# academic advisor" or "academic writing courses" is no school. What one left may be described
+# ("stepped down from the product leadership role").
+_NAMED_VALUED = frozenset({Slot.SCHOOL, Slot.EMPLOYER})
 # slots an adjective can be the value of: "vegan", "lactose intolerant", "fluent"
 _ADJECTIVE_VALUED = frozenset({Slot.DIET, Slot.HEALTH, Slot.ALLERGY, Slot.LANGUAGE})
 _UNITS = word_set(
@@ -77,7 +81,9 @@ class ParsedValue:
     qualifier: str  # "" for an unqualified slot
 
 
-def parse_value(doc: Any, slot: Slot, subject_words: frozenset[str]) -> ParsedValue | None:
+def parse_value(
+    doc: Any, slot: Slot, subject_words: frozenset[str], *, ended: bool = False
+) -> ParsedValue | None:
     text = str(doc.text)
     inside = _annotated_chars(text)
     if slot is Slot.BIRTHDAY and (m := _BIRTHDAY_RE.search(text)):
@@ -94,6 +100,7 @@ def parse_value(doc: Any, slot: Slot, subject_words: frozenset[str]) -> ParsedVa
             subject_words,
             people=slot in _PERSON_VALUED,
             adjectives=slot in _ADJECTIVE_VALUED,
+            named=slot in _NAMED_VALUED and not ended,
         )
     )
     value = trim_value(value)
@@ -133,7 +140,13 @@ def _may_count(tok: Any, slot: Slot) -> bool:
 
 
 def _phrase(
-    doc: Any, inside: set[int], subject_words: frozenset[str], *, people: bool, adjectives: bool
+    doc: Any,
+    inside: set[int],
+    subject_words: frozenset[str],
+    *,
+    people: bool,
+    adjectives: bool,
+    named: bool = False,
 ) -> tuple[str, Any]:
     for ent in doc.ents:
         if ent.label_ not in _VALUE_ENTS or ent.start_char in inside:
@@ -152,6 +165,8 @@ def _phrase(
     for tok in doc:
         if tok.dep_ not in _VALUE_DEPS or tok.pos_ not in ("NOUN", "PROPN", "ADJ"):
             continue
+        if named and tok.pos_ != "PROPN":
+            continue  # a school or an employer guessed is a named place, not "academic advisor"
         if tok.pos_ == "ADJ" and not adjectives:
             continue  # "It's been tricky", "Gina is passionate": a mood, not a value
         if tok.ent_type_ == "PERSON" and not people:
@@ -214,10 +229,12 @@ def _qualifier(
         # two measures, not one changed
         if counted.isalpha() and counted not in _UNITS and counted not in _GENERIC:
             return stem(counted)
+    # a word, not the amount's own sign ("82%": spaCy tags the "%" a noun)
     nouns = [
         t for t in doc
-        if t.pos_ == "NOUN" and t.idx not in inside and t.lemma_.lower() not in _GENERIC
-        and t.text.lower() not in _UNITS and t.text.lower() not in _GENERIC
+        if t.pos_ == "NOUN" and t.is_alpha and t.idx not in inside
+        and t.lemma_.lower() not in _GENERIC and t.text.lower() not in _UNITS
+        and t.text.lower() not in _GENERIC
     ]  # fmt: skip
     if not nouns:
         return None

@@ -35,6 +35,14 @@ _NOT_FIELDS = (
     r"|university|uni|good|great|top|star|model|former|ex|new|first|final|visiting|straight"
 )
 _NAMED_WORK = rf"{NOT_SCHOOL}{CAP_NAME}"
+# what one joins without working there
+_CLUBS = (
+    r"(?:association|club|society|group|community|league|choir|network|committee|union|forum"
+    r"|circle|meetup|gym|guild|chapter|collective|orchestra|team)s?"
+)
+_NUMBER_WORDS = (
+    r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple|a few|several)"
+)
 
 WORK: tuple[ClaimPattern, ...] = (
     # a named school one starts at is a school, not a work place: "starts at Edinburgh
@@ -149,7 +157,12 @@ WORK: tuple[ClaimPattern, ...] = (
     ),
     _p(
         Slot.EMPLOYER,
-        rf"\b(?:works|working|work|employed|started working) (?:now )?(?:at|for|by) {V}",
+        # not a stretch of time or a purpose: "pause freelance work for 3 weeks", "make it work
+        # for academic, visa, and grant applications"
+        rf"\b(?<!it )(?<!this )(?<!that )(?:works|working|work|employed|started working) (?:now )?"
+        rf"(?:at|for|by) (?!(?:\d|{_NUMBER_WORDS}|a (?:while|bit|few|couple|living|moment)"
+        rf"|(?:the )?(?:next|past|last|rest|whole)\b|hours|days|weeks|months|years|free|fun"
+        rf"|home|night)\b){V}",
     ),
     # a named school one is at, or whose first days one tells of, is one's school
     _p(Slot.SCHOOL, rf"\b(?:is|am|are) (?:now )?(?:at|in) {SCHOOL_NAME}"),
@@ -172,7 +185,10 @@ WORK: tuple[ClaimPattern, ...] = (
     ),
     _p(
         Slot.EMPLOYER,
-        rf"\b(?:joined(?= (?:the )?(?-i:[A-Z]))|got a job at|got hired (?:at|by)"
+        # joining a club, an association or a group is no job: "joined the Toronto Caribbean
+        # Cultural Association"
+        rf"\b(?:joined(?= (?:the )?(?-i:[A-Z]))(?! (?:the )?(?:[\w'’&-]+ ){{0,5}}?{_CLUBS}\b)"
+        rf"|got a job at|got hired (?:at|by)"
         rf"|was hired (?:at|by)"
         rf"|accepted (?:an |the )?(?:job )?offer from|started (?:a (?:new )?job )?at|new job at"
         rf"|works (?:in|on) (?:[\w-]+ ){{1,3}}?at(?= (?:the )?(?-i:[A-Z]))"
@@ -191,6 +207,10 @@ WORK: tuple[ClaimPattern, ...] = (
         rf"\b(?:majoring in|major(?: is| to)|(?:(?:(?:is|am|are|was|been|now|currently|still"
         rf"|['’]s) )studying|(?<!with )(?<!my )(?<!her )(?<!his )(?<!their )(?<!our )(?<!of )"
         rf"(?<!the )studies)(?! (?:at|to|for|hard|into|with|and|but|or|so|are|were|is)\b)"
+        # a thing studied or studies that say something are no field: "studying the Toulmin
+        # model", "gender studies that Robert shared", "linguistic studies support the use of"
+        rf"(?! (?:the|a|an|this|that|these|those|how|what|why|which|who|some|up|show|shows"
+        rf"|suggest|suggests|support|supports|found|find|have|has)\b)"
         rf"|switched (?:her|his|their) major (?:from [\w -]+? )?to|(?:degree|PhD|doctorate"
         rf"|masters?|master['’]s|BA|BSc|MSc|MA|diploma|thesis|dissertation) (?:is )?(?:in|on)) {V}",
     ),
@@ -238,6 +258,9 @@ WORK: tuple[ClaimPattern, ...] = (
     _p(
         Slot.SCHOOL,
         rf"\b(?:attends|attending|enrolled (?:at|in)|transferred to|goes to school at"
-        rf"|studies at|studying at) {V}",
+        rf"|studies at|studying at) "
+        # a course taken is not a school attended: "enrolled in a 4-week online course"
+        rf"(?!(?:a |an |the |my |her |his |their )?(?:[\w-]+ ){{0,3}}?(?:course|class|workshop"
+        rf"|module|webinar|bootcamp|seminar|programme|program)s?\b){V}",
     ),
 )

@@ -51,7 +51,9 @@ _FUTURE = re.compile(
     r"|through|from)\b"
     # a date something moved to, said right after it ("the defence has been moved to June 2";
     # not "moved to Paris in June")
-    r"|\b(?:moved|slipped|shifted|bumped)\s+(?:back\s+|forward\s+)?(?:to|until|till)\s+"
+    # ("the dentist moved my appointment to June 10": what moved may come between)
+    r"|\b(?:moved|slipped|shifted|bumped)\s+(?:[\w'’]+\s+){0,3}?(?:back\s+|forward\s+)?"
+    r"(?:to|until|till)\s+"
     r"(?=(?:the\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))"
     r"|\b(?:invited|asked|encouraged|reminded|told|convinced)\s+(?:me|us|him|her|them)\s+to\b"
     # the present for a start arranged: "on Monday I start at Diageo"

@@ -21,8 +21,10 @@ how — or a ``ClaimSkip`` saying why it did not act, or None when nothing confl
 - a job title that adds a word to the one held, said as a change ("got promoted to charge
   nurse" after "nurse"), is a new title, not a refinement;
 - an amount or deadline meets the one a holder keeps when they name one thing in two wordings
-  ("p95 down to 120 ms" / "the API's p95 latency is 180 ms": a qualifier is a word of the other
-  text, and the units agree), and a deadline that names no thing meets the person's only one;
+  ("p95 down to 120 ms" / "the API's p95 latency is 180 ms": a qualifier is a word beside the
+  other's amount, and the units agree), and a deadline that names no thing meets the person's
+  only one, or of several the one its text restates (``measures.py``); deadlines or budgets
+  "for" two different things, and bare percentages, never meet;
 - the same value again (a repetition, or a refinement "Paris" → "Paris, France") is no change,
   except that a value that had ended and holds again ("vegan again") is one;
 - a claim below ``min_confidence`` never retires anything; a stored memory only guessed (below
@@ -44,7 +46,12 @@ from kgmem.core.tunables import READ_CONFIDENCE
 from kgmem.ingest.claims.lexicon import KIND_WORDS
 from kgmem.ingest.claims.sameness import overlaps, same_value
 from kgmem.ingest.gate.contradiction import ContradictionCheck, ContradictionKind
-from kgmem.ingest.gate.measures import as_held_measure
+from kgmem.ingest.gate.measures import (
+    as_held_measure,
+    counts_a_thing,
+    for_other_things,
+    restated_holders,
+)
 from kgmem.ingest.gate.records import Neighbour
 from kgmem.records import Claim
 from kgmem.taxonomy.slots import (
@@ -92,8 +99,10 @@ def claim_conflict(
         return None
     slot, _ = parsed
     ended = claim.polarity == Polarity.ENDED
+    if not counts_a_thing(claim):
+        return None
     claim = as_held_measure(claim, content, holders)
-    order = sorted(holders, key=_newest_first)
+    order = sorted(restated_holders(claim, holders), key=_newest_first)
     if replacing and is_multi_valued(slot):
         # a replacement on a slot of several values takes the place of the one it names ("swapped
         # climbing for bouldering", "actually dust mites, not cats"), else of the newest
@@ -118,6 +127,8 @@ def claim_conflict(
         )
         if family(hc.slot) != family(claim.slot) and not named and not unpartnered:
             continue
+        if not ended and for_other_things(claim, content, h.content):
+            continue  # "the deadline for the conference abstract" / "... for the paper"
         if not ended and hc.confidence < min_confidence and claim.confidence < READ_CONFIDENCE:
             # two guesses of one slot ("Melanie can feel the serenity" / "Melanie is an
             # inspiration", both read as a partner) are no value replaced: a memory only

@@ -2,9 +2,12 @@
 
 ``as_held_measure(claim, content, holders)`` puts a quantity, budget or deadline claim on the key
 of the measure a holder already keeps when the two name one thing: "p95 down to 120 ms" and "the
-API's p95 latency is 180 ms" (a qualifier is a word of the other's text and the units agree);
+API's p95 latency is 180 ms" (a qualifier is a word beside the other's amount, and the units agree);
 "pushed the deadline to June 1" (no thing named) moves the person's one deadline, or of several
-the one its text restates by cosine. Used by :mod:`kgmem.ingest.gate.claim_rule`. Pure.
+the one its text restates by cosine. ``restated_holders`` applies that rule to unnamed goals and
+deadlines that the claims keep on one key; ``counts_a_thing`` says whether an amount names what
+it measures, ``for_other_things`` whether two dates or amounts are "for" two things. Used by
+:mod:`kgmem.ingest.gate.claim_rule`. Pure.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from kgmem.core.synthesis import stem
 from kgmem.ingest.claims.sameness import overlaps
 from kgmem.ingest.gate.records import Neighbour
 from kgmem.records import Claim
@@ -23,6 +27,8 @@ from kgmem.taxonomy.slots import Polarity
 # deadline to June 1" (no thing named) moves the one deadline the person has.
 _MEASURED_FAMILIES = frozenset({"quantity", "budget", "deadline"})
 _UNNAMED_QUALIFIER = "general"
+# Families whose unnamed key ("general") stands for one of several things the person keeps.
+_UNNAMED_FAMILIES = frozenset({"deadline", "goal"})
 # The cosine at which a measure that names no thing restates one of several kept (the gate's
 # contradiction floor), and its lead over the next.
 SAME_MEASURE_SIM = 0.6
@@ -69,9 +75,91 @@ def as_held_measure(claim: Claim, content: str, holders: Sequence[Neighbour]) ->
         # "12 problems"): the two amounts must also be in one unit (or both bare numbers)
         if _unit(held_value) != unit or held_qualifier == _UNNAMED_QUALIFIER:
             continue
-        if overlaps(qualifier, held_content) or overlaps(held_qualifier, content):
+        # and the held memory names the thing beside its amount: "5 examples from feminist film
+        # critiques" counts no films ("analyzing 10 Montserrat films"). What is said now may name
+        # the held thing anywhere ("the growth of commits merged into the main branch, which has
+        # now reached 165" after "150 commits and 12 branches"), though not as the unit joined to
+        # its own amount ("a 500-word section"), when its own thing is no stranger to the held
+        # text ("the full paper for the conference" names a paper, which "the conference
+        # abstract is due on March 1" never mentions)
+        if overlaps(qualifier, _beside(held_content, held_value)) or (
+            overlaps(held_qualifier, _without_unit(content, claim.value))
+            and overlaps(qualifier, held_content)
+        ):
             return replace(claim, slot=slot)
     return claim
+
+
+# Words before and after an amount that can name what it measures: "accuracy on the validation
+# set is 82%", "the API's p95 latency is 180 ms", "52 sources in the literature review".
+_BEFORE, _AFTER = 6, 3
+
+
+def _without_unit(content: str, value: str) -> str:
+    """``content`` without the word joined to ``value`` ("500-word" -> "500")."""
+    at = content.lower().find(value.lower()) if value else -1
+    if at < 0:
+        return content
+    end = at + len(value)
+    return content[:end] + re.sub(r"^-[\w-]+", "", content[end:])
+
+
+def _beside(content: str, value: str) -> str:
+    """The words around ``value`` in ``content`` (all of it when the value is not found as
+    written there)."""
+    at = content.lower().find(value.lower()) if value else -1
+    if at < 0:
+        return content
+    before = content[:at].split()[-_BEFORE:]
+    # "a 500-word literature review section": the word joined to the amount is its unit; the
+    # amount sizes the section, it counts no words of another text's count of words
+    after = re.sub(r"^-[\w-]+", "", content[at + len(value) :]).split()[:_AFTER]
+    return " ".join([*before, value, *after])
+
+
+def restated_holders(claim: Claim, holders: Sequence[Neighbour]) -> list[Neighbour]:
+    """The holders an unnamed goal or deadline can change. A person who keeps several (named or
+    not: "a deadline of May 10 to finalize the statement", "the May 25 deadline for the grants")
+    has an unnamed one changed only where its text is restated (cosine ``SAME_MEASURE_SIM`` or
+    more, clear of the next); with one kept, that one."""
+    fam, _, qualifier = claim.slot.partition(":")
+    if qualifier != _UNNAMED_QUALIFIER or fam not in _UNNAMED_FAMILIES:
+        return list(holders)
+    kept: dict[str, Neighbour] = {}  # every live one of the family, named or not
+    for h in holders:
+        if (
+            h.claim is not None
+            and h.claim.subject == claim.subject
+            and h.claim.slot.partition(":")[0] == fam
+            and h.claim.polarity != Polarity.ENDED
+        ):
+            best = kept.get(h.memory_id)
+            if best is None or h.similarity > best.similarity:
+                kept[h.memory_id] = h
+    if len(kept) < 2:
+        return list(holders)
+    ranked = sorted(kept.values(), key=lambda h: (-h.similarity, h.memory_id))
+    lead = ranked[0].similarity - ranked[1].similarity
+    restated = (
+        ranked[0].memory_id
+        if ranked[0].similarity >= SAME_MEASURE_SIM and lead >= SAME_MEASURE_MARGIN
+        else None
+    )
+    return [
+        h
+        for h in holders
+        if h.memory_id not in kept
+        or h.claim is None
+        or h.claim.slot != claim.slot
+        or h.memory_id == restated
+    ]
+
+
+def counts_a_thing(claim: Claim) -> bool:
+    """A quantity or budget names what it measures by a word: "40%" alone ("improved retrieval
+    by 40%", "sped up citations by 25%") names nothing, so no two such amounts are one measure."""
+    fam, _, qualifier = claim.slot.partition(":")
+    return fam not in ("quantity", "budget") or any(c.isalpha() for c in qualifier)
 
 
 _UNIT_RE = re.compile(r"\d\s*([^\d\s.,]+)\s*$")
@@ -81,3 +169,23 @@ def _unit(value: str) -> str:
     """The unit an amount is said in ("120 ms" -> "ms", "88%" -> "%"), "" for a bare number."""
     m = _UNIT_RE.search(value)
     return m.group(1).lower() if m else ""
+
+
+# A date or an amount "for" a thing: the thing's head word ("for the conference abstract",
+# "for the user's conference paper", "for a new desk chair").
+_FOR_THING_RE = re.compile(
+    r"\bfor (?:(?:the|a|an|my|her|his|their|our|this|that|those|these|[\w-]+['’]s) ){0,2}"
+    r"(?:[\w-]+ ){0,3}?([a-z][\w-]*)(?=[,.;:!?)]|\s+(?:on|by|in|at|to|and|but|so|which|that|with"
+    r"|from|before|after|due|is|are|was|were|has|have|had|been|will|would|starting|until|moved"
+    r"|changed|pushed|slipped|shifted|got)\b|\s*$)"
+)
+
+
+def for_other_things(claim: Claim, content: str, held: str) -> bool:
+    """Two deadlines or budgets said "for" two different things: each text names what its date
+    or amount is for, and no head word is shared."""
+    if claim.slot.partition(":")[0] not in ("deadline", "budget"):
+        return False
+    mine = {stem(m.group(1).lower()) for m in _FOR_THING_RE.finditer(content)}
+    theirs = {stem(m.group(1).lower()) for m in _FOR_THING_RE.finditer(held)}
+    return bool(mine) and bool(theirs) and not mine & theirs

@@ -13,7 +13,8 @@ Two questions the write gate asks of a candidate's text, without a slot:
   is retired by "Jamal is the sous chef now" even when the two are read as different slots, or
   as none. What it rules out are the changes that are not the person's: a relative's or a
   colleague's ("Yuki's husband just started at Amazon, so they're both in tech now"), a thing's
-  ("The fridge is full of bacon now"), a hypothetical ("might switch to ... now"), a request.
+  ("The fridge is full of bacon now"), a hypothetical ("might switch to ... now"), a request, an
+  effort said with "now" ("now the user is trying to get back into their writing routine").
 
 ``retires(candidate, claim, neighbour, floor)`` is the gate's rule over both: the candidate says
 its person's state changed and the neighbour (near, same subject) is a state it replaces, unless
@@ -92,6 +93,12 @@ _THING_OPENING_RE = re.compile(
 )
 _CLAUSE_END_RE = re.compile(r"[,;:]|\s(?:which|what|can|could|would|so|but)\s", re.IGNORECASE)
 _REQUEST_RE = re.compile(r"\bwants help\b|\?\s*$", re.IGNORECASE)
+# An effort said with "now": "is trying to get back into ...", "is wondering how to ..." (a goal
+# said with "now" is one: "now I just want to maintain")
+_EFFORT_RE = re.compile(
+    r"\b(?:trying|hoping|looking) (?:hard )?to\b|\bwondering\b|\bthinking about\b",
+    re.IGNORECASE,
+)
 # "would rather" states a preference held now, not a hypothetical
 _RATHER_RE = re.compile(r"\b(?:would|'d) rather\b", re.IGNORECASE)
 
@@ -125,6 +132,10 @@ def replaces_own_state(content: str) -> bool:
     if _ADDING_RE.search(clause) or HYPOTHETICAL_RE.search(_RATHER_RE.sub("", clause)):
         return False
     if _REQUEST_RE.search(content):
+        return False
+    if cue.group(0).casefold() == "now" and _EFFORT_RE.search(clause):
+        # "Now the user is trying to get back into their writing routine": what one is after
+        # now, not a state that took another's place
         return False
     said = _REPORTED_RE.sub("", content.strip(), count=1)
     return not _OTHERS_RE.search(said) and not _THING_OPENING_RE.match(said)
