@@ -16,8 +16,8 @@ from kgmem.ingest.claims.engine import extract_claim
 from kgmem.ingest.gate.claim_rule import ClaimConflict, claim_conflict
 from kgmem.ingest.gate.measures import counts_a_thing, restated_holders
 from kgmem.ingest.gate.records import Neighbour
-from kgmem.ingest.gate.replacement import replaces_own_state
-from kgmem.records import Claim
+from kgmem.ingest.gate.replacement import replaces_own_state, retires
+from kgmem.records import Claim, ExtractedFact
 
 T0 = datetime(2024, 3, 1, tzinfo=UTC)
 
@@ -162,3 +162,34 @@ def test_a_thing_named_only_by_the_new_text_is_another_deadline() -> None:
     assert moved is not None
     verdict = claim_conflict(moved, [abstract], 0.5, content=said)
     assert isinstance(verdict, ClaimConflict)
+
+
+def test_a_count_said_with_now_retires_no_date_of_another_thing() -> None:
+    deadline = Neighbour(
+        "m1", "Lena's grant report is due on October 15.", "h1", 0.55, valid_from=T0,
+        claim=Claim("lena", "deadline:grant", "october 15", confidence=0.8),
+    )  # fmt: skip
+    said = "Lena's survey has 140 responses now."
+    survey = ExtractedFact(content=said, category="fact", confidence=0.9)
+    count = Claim("lena", "quantity:respons", "140", confidence=0.6)
+    assert not retires(survey, count, deadline, 0.5)
+    # nor a state with no claim said in the same breath ("studying the methods chapter")
+    studying = Neighbour("m3", "Lena has been studying the methods chapter all week.", "h3", 0.5)
+    assert not retires(survey, count, studying, 0.5)
+    # a state said as changed still retires the state it replaces
+    cook = Neighbour(
+        "m2", "Jamal works as a line cook.", "h2", 0.55, valid_from=T0,
+        claim=Claim("jamal", "job_title", "line cook", confidence=0.8),
+    )  # fmt: skip
+    chef = ExtractedFact(content="Jamal is the sous chef now.", category="fact", confidence=0.9)
+    assert retires(chef, None, cook, 0.5)
+
+
+def test_a_plan_and_its_date_are_one_fact_said_again() -> None:
+    plan = Neighbour(
+        "m1", "Felix would like to finish the kitchen renovation by March.", "h1", 0.62,
+        valid_from=T0, claim=Claim("felix", "goal:general", "kitchen renovation", confidence=0.47),
+    )  # fmt: skip
+    said = "Felix and others have moved the kitchen renovation to the summer."
+    moved = ExtractedFact(content=said, category="fact", confidence=0.9)
+    assert retires(moved, Claim("felix", "deadline:kitchen", "summer", confidence=0.8), plan, 0.5)

@@ -37,8 +37,9 @@ SAME_MEASURE_MARGIN = 0.05
 
 def as_held_measure(claim: Claim, content: str, holders: Sequence[Neighbour]) -> Claim:
     """The claim on the key of the measure a holder already keeps, when the two name one thing
-    in different words: the candidate's qualifier is a word of the holder's text or the other
-    way round, or the candidate names no thing and the subject keeps exactly one of that kind (of
+    in different words: the candidate's qualifier is a word beside the holder's amount, or the
+    holder's is a word of the candidate's text and the candidate's one of the holder's (below),
+    or the candidate names no thing and the subject keeps exactly one of that kind (of
     several, the one its text restates: cosine ``SAME_MEASURE_SIM`` or more, clear of the next).
     Otherwise the claim unchanged."""
     fam, _, qualifier = claim.slot.partition(":")
@@ -107,13 +108,14 @@ def _without_unit(content: str, value: str) -> str:
 def _beside(content: str, value: str) -> str:
     """The words around ``value`` in ``content`` (all of it when the value is not found as
     written there)."""
-    at = content.lower().find(value.lower()) if value else -1
-    if at < 0:
-        return content
-    before = content[:at].split()[-_BEFORE:]
     # "a 500-word literature review section": the word joined to the amount is its unit; the
     # amount sizes the section, it counts no words of another text's count of words
-    after = re.sub(r"^-[\w-]+", "", content[at + len(value) :]).split()[:_AFTER]
+    text = _without_unit(content, value)
+    at = text.lower().find(value.lower()) if value else -1
+    if at < 0:
+        return text
+    before = text[:at].split()[-_BEFORE:]
+    after = text[at + len(value) :].split()[:_AFTER]
     return " ".join([*before, value, *after])
 
 

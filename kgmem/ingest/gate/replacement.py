@@ -15,6 +15,9 @@ Two questions the write gate asks of a candidate's text, without a slot:
   colleague's ("Yuki's husband just started at Amazon, so they're both in tech now"), a thing's
   ("The fridge is full of bacon now"), a hypothetical ("might switch to ... now"), a request, an
   effort said with "now" ("now the user is trying to get back into their writing routine").
+  A fact read as an amount or a date (a quantity, a budget, a deadline) is named outright by its
+  number: it neither replaces nor is replaced by a fact read as another kind of attribute (two
+  of one kind are the claim rule's to judge), except a plan and its date.
 
 ``retires(candidate, claim, neighbour, floor)`` is the gate's rule over both: the candidate says
 its person's state changed and the neighbour (near, same subject) is a state it replaces, unless
@@ -183,8 +186,23 @@ def retires(
         # "coverage improved to 78%" replaces the level said before ("reached 65%"), not the
         # aim ("trying to achieve 100%") nor a plan with no value in it
         return False
+    if (
+        claim is not None
+        and family(claim.slot) in _MEASURES - _PLAN
+        and (n.claim is None or family(n.claim.slot) != family(claim.slot))
+    ):
+        # an amount said with "now" ("my survey has 140 responses now") is that amount's
+        # change, judged by the claim rule against its own kind; it ends no other state
+        return False
     if claim is None or n.claim is None:
         return True
+    pair = {family(claim.slot), family(n.claim.slot)}
+    if len(pair) == 2 and pair & _MEASURES and pair != _PLAN:
+        # an amount or a date is named outright by its number: "the survey has 140 responses
+        # now" says nothing of "the grant report is due on October 15" (the claim rule judges
+        # two of one measure); a plan and its date are one ("would like to finish the kitchen
+        # renovation by March" / "moved the kitchen renovation to the summer")
+        return False
     if claim.subject != n.claim.subject and "'s " in claim.subject + n.claim.subject:
         # "Maya started a new job at Lincoln Elementary" is no change of where "Maya's daughter"
         # goes to school: the two were read as about two people
@@ -205,5 +223,8 @@ def retires(
     return low < SURE or related_families(new, held)
 
 
+# Families whose value is an amount or a date read from the words.
+_MEASURES = frozenset({"quantity", "budget", "deadline"})
+_PLAN = {"goal", "deadline"}
 # Families whose qualifier is the nearest noun to an amount or a date, not a named kind.
 _GUESSED_QUALIFIERS = frozenset({"budget", "quantity", "deadline", "goal"})
