@@ -25,7 +25,7 @@ from kgmem.taxonomy.slots import Polarity
 # Amounts and dates about a thing, whose qualifier names the thing in the sentence's own words:
 # "p95 down to 120 ms" and "the API's p95 latency is 180 ms" measure one thing; "pushed the
 # deadline to June 1" (no thing named) moves the one deadline the person has.
-_MEASURED_FAMILIES = frozenset({"quantity", "budget", "deadline"})
+MEASURED_FAMILIES = frozenset({"quantity", "budget", "deadline"})
 _UNNAMED_QUALIFIER = "general"
 # Families whose unnamed key ("general") stands for one of several things the person keeps.
 _UNNAMED_FAMILIES = frozenset({"deadline", "goal"})
@@ -43,7 +43,7 @@ def as_held_measure(claim: Claim, content: str, holders: Sequence[Neighbour]) ->
     several, the one its text restates: cosine ``SAME_MEASURE_SIM`` or more, clear of the next).
     Otherwise the claim unchanged."""
     fam, _, qualifier = claim.slot.partition(":")
-    if fam not in _MEASURED_FAMILIES or not qualifier:
+    if fam not in MEASURED_FAMILIES or not qualifier:
         return claim
     kept = {
         h.claim.slot: (h.content, h.claim.value)

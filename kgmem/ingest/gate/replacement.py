@@ -35,6 +35,7 @@ from kgmem.ingest.claims.engine import SURE
 from kgmem.ingest.claims.lexicon import HYPOTHETICAL_RE, KIN_WORDS
 from kgmem.ingest.gate.claim_rule import family
 from kgmem.ingest.gate.contradiction import leaves_another, states_aim, states_value
+from kgmem.ingest.gate.measures import MEASURED_FAMILIES
 from kgmem.ingest.gate.records import Neighbour
 from kgmem.records import Claim, ExtractedFact
 from kgmem.taxonomy import Category
@@ -188,7 +189,7 @@ def retires(
         return False
     if (
         claim is not None
-        and family(claim.slot) in _MEASURES - _PLAN
+        and family(claim.slot) in MEASURED_FAMILIES - _PLAN
         and (n.claim is None or family(n.claim.slot) != family(claim.slot))
     ):
         # an amount said with "now" ("my survey has 140 responses now") is that amount's
@@ -197,7 +198,7 @@ def retires(
     if claim is None or n.claim is None:
         return True
     pair = {family(claim.slot), family(n.claim.slot)}
-    if len(pair) == 2 and pair & _MEASURES and pair != _PLAN:
+    if len(pair) == 2 and pair & MEASURED_FAMILIES and pair != _PLAN:
         # an amount or a date is named outright by its number: "the survey has 140 responses
         # now" says nothing of "the grant report is due on October 15" (the claim rule judges
         # two of one measure); a plan and its date are one ("would like to finish the kitchen
@@ -223,8 +224,7 @@ def retires(
     return low < SURE or related_families(new, held)
 
 
-# Families whose value is an amount or a date read from the words.
-_MEASURES = frozenset({"quantity", "budget", "deadline"})
-_PLAN = {"goal", "deadline"}
+# A plan and its date: one fact said again in two families.
+_PLAN = frozenset({"goal", "deadline"})
 # Families whose qualifier is the nearest noun to an amount or a date, not a named kind.
 _GUESSED_QUALIFIERS = frozenset({"budget", "quantity", "deadline", "goal"})
