@@ -145,7 +145,7 @@ def holder_families(slot_key_: str) -> tuple[str, ...]:
     """The slot families whose holders a claim on ``slot_key_`` can change: its own, and between
     a relationship status and a partner the other (a status with no partner ends the partner
     held; a partner ends such a status), and for an employer the job titles (said with a work
-    place)."""
+    place), and for a favourite or a preference the diet (a meat dish ends a vegetarian one)."""
     fam = slot_key_.partition(":")[0]
     if fam == Slot.RELATIONSHIP_STATUS.value:
         return (fam, Slot.PARTNER.value)
@@ -153,7 +153,14 @@ def holder_families(slot_key_: str) -> tuple[str, ...]:
         return (fam, Slot.RELATIONSHIP_STATUS.value)
     if fam == Slot.EMPLOYER.value:  # a new employer ends "a nurse at St. Luke's"
         return (fam, Slot.JOB_TITLE.value)
+    if fam in (Slot.FAVOURITE.value, Slot.PREFERENCE.value):  # a meat dish ends "vegetarian"
+        return (fam, Slot.DIET.value)
     return (fam,)
+
+
+def family(slot_key_: str) -> str:
+    """The slot family of a stored key: "favourite" of "favourite:colour"."""
+    return slot_key_.partition(":")[0]
 
 
 # Slots whose value is itself a date: a date said in such a claim is the value, not the day the

@@ -233,3 +233,54 @@ def test_a_place_left_may_be_described_a_place_held_is_named(reader: ClaimReader
         "The user",
     )
     assert held is None or held.slot not in ("school", "employer")
+
+
+# a favourite said without its kind: the kind nearest its value, when one is clearly nearest
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("Lately Fleetwood Mac is Zainab's absolute favourite.", "favourite:music"),
+        ("Ethiopian food has become Zainab's favourite.", "favourite:food"),
+        ("Green is Zainab's favourite now.", "favourite:colour"),
+        ("Arsenal is still Zainab's favourite.", "favourite:team"),
+        ("Thai is Zainab's favourite.", None),  # a cuisine or a place: no kind clearly nearest
+    ],
+)
+def test_a_favourite_without_its_kind_takes_the_kind_nearest_its_value(
+    reader: ClaimReader, text: str, slot: str | None
+) -> None:
+    claim = _read(reader, text, "Zainab")
+    (many,) = reader.read_many([ClaimInput(text, reader._embedder.embed([text])[0], "Zainab")])
+    assert (claim.slot if claim else None) == slot == (many.slot if many else None)
+
+
+def test_a_favourite_said_without_its_kind_replaces_the_one_of_that_kind(
+    reader: ClaimReader,
+) -> None:
+    old = _read(reader, "Zainab's favourite band is Radiohead.", "Zainab")
+    new = _read(reader, "Lately Fleetwood Mac is Zainab's absolute favourite.", "Zainab")
+    food = _read(reader, "Thai is Zainab's favourite cuisine.", "Zainab")
+    assert old is not None and new is not None and food is not None
+    holders = [
+        Neighbour("band", "Zainab's favourite band is Radiohead.", "", 0.6, claim=old),
+        Neighbour("food", "Thai is Zainab's favourite cuisine.", "", 0.5, claim=food),
+    ]
+    found = claim_conflict(new, holders, CLAIM_MIN_CONFIDENCE)
+    assert isinstance(found, ClaimConflict) and found.holder.memory_id == "band"
+
+
+def test_a_guessed_school_said_with_a_transfer_is_sure_enough_to_change_the_one_held(
+    reader: ClaimReader,
+) -> None:
+    new = (
+        "The library at UBC is so much nicer, Pavel basically lives there now since Pavel"
+        " transferred."
+    )
+    claim = _read(reader, new, "Pavel")
+    assert claim is not None and (claim.slot, claim.value) == ("school", "ubc")
+    assert claim.confidence >= CLAIM_MIN_CONFIDENCE
+    # files transferred say nothing of a school changed: the guess keeps its own confidence
+    files = _read(
+        reader, "The library at UBC is nicer, Pavel transferred the files there.", "Pavel"
+    )
+    assert files is None or files.confidence < 0.6

@@ -166,6 +166,14 @@ def test_memory_text_drops_fillers_and_reads_naturally(extract: Any) -> None:
     # chat drops the "I" before an adverb too
     facts = extract([say("Just got the Pixel 8, loving it so far!", speaker="Maya")])
     assert contents(facts) == ["Maya just got the Pixel 8, loving it so far!"]
+    # ... and before news the small model tags as a participle; a state takes "is"
+    facts = extract([say("Made partner! Sold the car, too.", speaker="Jamal")])
+    assert contents(facts) == ["Jamal made partner!", "Jamal sold the car, too."]
+    facts = extract([say("Exhausted after the night shift.", speaker="Jamal")])
+    assert contents(facts) == ["Jamal is exhausted after the night shift."]
+    # a passive with its agent keeps no dropped "I"
+    facts = extract([say("Made with love by my grandma.", speaker="Jamal")])
+    assert all(not c.startswith("Jamal made") for c in contents(facts))
 
 
 # --- atomic facts and coreference ----------------------------------------------------------------

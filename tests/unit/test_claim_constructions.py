@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kgmem.ingest.claims.engine import extract_claim
+from kgmem.ingest.claims.engine import UNSAID_KIND, extract_claim
+from kgmem.ingest.claims.reading import with_kind
 from kgmem.ingest.gate.claim_rule import ClaimConflict, claim_conflict
 from kgmem.ingest.gate.records import Neighbour
 from kgmem.ingest.gate.replacement import says_replacement
@@ -15,18 +16,46 @@ from kgmem.ingest.gate.replacement import says_replacement
 # text | subject | slot | value | polarity  (speaker "Maya")
 _READINGS = [
     # favourites said value-first, appositive, through support
-    "Queen is still Ravi's favourite band. | ravi | favourite:band | queen | holds",
+    "Queen is still Ravi's favourite band. | ravi | favourite:music | queen | holds",
     "Sushi has become Leila's go-to lunch. | leila | favourite:lunch | sushi | holds",
     "The Office is Ana's comfort show. | ana | favourite:show | office | holds",
     "These days Severance is Tom's favourite show now. | tom | favourite:show | severance | holds",
-    "Green is now Ana's favourite colour. | ana | favourite:color | green | holds",
+    "Green is now Ana's favourite colour. | ana | favourite:colour | green | holds",
     "Pho has replaced ramen as Yuki's favourite food. | yuki | favourite:food | pho | holds",
     "Tom kept rewatching Dune, it's Tom's favourite film now. | tom | favourite:film | dune"
     " | holds",
-    "Queen, Ravi's favourite band, is touring. | ravi | favourite:band | queen | holds",
+    "Queen, Ravi's favourite band, is touring. | ravi | favourite:music | queen | holds",
     "Chloé supports Tottenham now. | chloé | favourite:team | tottenham | holds",
     "Tom is a lifelong Arsenal supporter. | tom | favourite:team | arsenal | holds",
+    # a nickname one asks to be left; a birthday said with "on"
+    "Please stop calling Maya Mags, Maya would rather just be Maya. | maya | nickname | mags"
+    " | ended",
+    "Don't call Maya Mags anymore. | maya | nickname | mags | ended",
+    "Maya's birthday is on March 3. | maya | birthday | march 3 | holds",
+    # coffee taken black; a move said as when something began
+    "These days Maya drinks their coffee black. | maya | preference:milk | black | holds",
+    "Maya switched to black coffee. | maya | preference:milk | black | holds",
+    "Since the move to Glasgow Maya has been walking to work every day. | maya | residence"
+    " | glasgow | holds",
+    # plans given up
+    "Felix has decided not to apply for the PhD after all. | felix | goal:general"
+    " | apply for phd | ended",
+    "Maya is no longer planning to move abroad. | maya | goal:general | move abroad | ended",
+    # a pastime that took the place of the others
+    "Pottery has taken over from all Wren's old crafts. | wren | hobby | pottery | holds",
+    # a first stretch at a new work place
+    "First week at KPMG done, the team is lovely. | maya | employer | kpmg | holds",
     # occupations
+    "Jamal made partner! | jamal | job_title | partner | holds",
+    "Maya got her own class this year, as a fully qualified teacher. | maya | job_title"
+    " | teacher | holds",
+    "Noor is a resident in pediatrics. | noor | job_title | resident | holds",
+    # an instrument of one's own, and the one that replaces it
+    "Felix plays an old Yamaha acoustic guitar. | felix | possession:guitar"
+    " | old yamaha acoustic guitar | holds",
+    "Felix finally upgraded to a Martin guitar. | felix | possession:guitar | martin guitar"
+    " | holds",
+    "Felix plays the guitar. | felix | hobby | guitar | holds",  # a pastime, not one owned
     "Maya is now a senior nurse at St. Mary's. | maya | job_title | senior nurse | holds",
     "Priya is a junior data analyst at the moment. | priya | job_title | junior data analyst"
     " | holds",
@@ -200,7 +229,7 @@ _READINGS = [
     " | holds",
     "Home for Marcus is a village outside Cork. | marcus | residence | village outside cork"
     " | holds",
-    "Green is Tobias's favourite colour these days. | tobias | favourite:color | green | holds",
+    "Green is Tobias's favourite colour these days. | tobias | favourite:colour | green | holds",
     "Leila started at Mercy General two weeks ago. | leila | employer | mercy general | holds",
     # dates an event is set for or moved to; an appointment is keyed by whom it is with
     "Maya said: The conference got pushed back to April 10. | maya | deadline:conferenc"
@@ -239,7 +268,6 @@ def test_a_construction_is_read_with_its_subject_slot_and_value(row: str) -> Non
     "text",
     [
         "Maybe Kyoto will become Pavel's favourite after the trip.",
-        "Kyoto is Pavel's favourite after the trip.",  # no kind said
         "Maya supports Ana's decision to move.",
         "Maya is a good cook.",
         "Maya is an amateur photographer.",
@@ -255,6 +283,9 @@ def test_a_construction_is_read_with_its_subject_slot_and_value(row: str) -> Non
         "Maya might move to Leeds next year.",
         "If Maya got a job with Deloitte she would move.",
         "Maya is thinking about going vegetarian.",
+        "Maya made partner with Jo on the project.",  # a partner in a task, not a rank
+        "Maya is a resident of Boston.",  # where one lives (a residence), not a job
+        "First day at Disneyland was magical.",  # a first day out, not at work
         "Maya's favourite these days is tacos.",  # no kind said
         "The house is Ana's home.",  # a home said first is named
         "Wren also started a weekend job at a bookshop.",  # a second job
@@ -436,3 +467,33 @@ def test_a_date_that_names_no_event_moves_the_one_it_restates(
     verdict = claim_conflict(claim, holders, 0.5)
     moved = verdict.holder.memory_id if isinstance(verdict, ClaimConflict) else None
     assert moved == changed
+
+
+def test_a_favourite_said_without_its_kind_is_keyed_by_the_kind_named_for_its_value() -> None:
+    claim = extract_claim("Kyoto is Pavel's favourite after the trip.", speaker="Maya")
+    assert claim is not None and claim.slot == f"favourite:{UNSAID_KIND}"
+    named = with_kind(claim, {"kyoto": "place"}.get)
+    assert named is not None and (named.slot, named.value) == ("favourite:place", "kyoto")
+    assert with_kind(claim, lambda value: None) is None  # no kind clearly nearest: no claim
+    other = extract_claim("Maya's favourite cuisine is Thai.", speaker="Maya")
+    assert other is not None and with_kind(other, lambda value: "music") == other
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("Maya's favourite cuisine is Thai.", "food"),
+        ("Ethiopian food is Maya's favourite dish.", "food"),
+        ("Maya's favourite band is Radiohead.", "music"),
+        ("Maya's favourite singer is Adele.", "music"),
+        ("Maya's favourite movie is Alien.", "film"),
+        ("Maya's favourite TV show is Severance.", "show"),
+        ("Maya's favourite series is The Bear.", "show"),
+        ("Maya's favorite color is green.", "colour"),
+        ("Maya's favourite football team is Arsenal.", "team"),
+        ("Maya's favourite hiking trail is the ridge walk.", "trail"),  # a kind not listed
+    ],
+)
+def test_the_words_that_name_one_kind_of_favourite_give_one_key(text: str, kind: str) -> None:
+    claim = extract_claim(text, speaker="Maya")
+    assert claim is not None and claim.slot == f"favourite:{kind}"

@@ -34,7 +34,7 @@ _READINGS = [
     "Maya's brother Leo moved to Seattle last spring. | Maya | leo | residence | seattle | holds",
     "Maya's sister lives in Boston. | Maya | maya's sister | residence | boston | holds",
     "Tom quit smoking last month. | Tom | tom | habit | smoking | ended",
-    "Ana's favourite color is now green. | Ana | ana | favourite:color | green | holds",
+    "Ana's favourite color is now green. | Ana | ana | favourite:colour | green | holds",
     "Biscuit passed away last week. | Maya | maya | pet | biscuit | ended",
     "Raj is at Stripe now. | Raj | raj | employer | stripe | holds",
     "Raj works at Google as a designer. | Raj | raj | employer | google | holds",

@@ -441,3 +441,32 @@ def test_due_weekdays_and_days_of_the_month_lie_ahead(wd: str, n: int, ref: date
     suffix = {1: "st", 2: "nd", 3: "rd", 21: "st", 22: "nd", 23: "rd", 31: "st"}.get(n, "th")
     (day,) = find_dates(f"I need it before the {n}{suffix}", ref)
     assert day.resolved.day == n and 0 <= (day.resolved - ref.date()).days < 62
+
+
+# a season is three months from its first (meteorological, northern hemisphere)
+@pytest.mark.parametrize(
+    ("text", "ref", "label"),
+    [
+        ("I'm planning to apply for a PhD this autumn", datetime(2026, 9, 1), "2026-09/2026-11"),
+        ("I'm planning to apply this autumn", datetime(2026, 1, 15), "2026-09/2026-11"),
+        ("I went to Spain this summer", datetime(2026, 11, 10), "2026-06/2026-08"),
+        ("I will visit Spain this summer", datetime(2026, 11, 10), "2027-06/2027-08"),
+        ("I read 12 books this winter", datetime(2023, 11, 20), "2023-12/2024-02"),
+        ("We're going to Japan next summer", datetime(2026, 7, 1), "2027-06/2027-08"),
+        ("Last winter was rough", datetime(2026, 1, 15), "2024-12/2025-02"),
+        ("Last winter was rough", datetime(2026, 9, 1), "2025-12/2026-02"),
+        ("this fall", datetime(2026, 10, 2), "2026-09/2026-11"),
+    ],
+)
+def test_a_season_is_its_three_months(text: str, ref: datetime, label: str) -> None:
+    found = one(text, ref.replace(tzinfo=UTC))
+    assert found.granularity == "season" and found.label == label
+    assert f"{found.text_span} ({label})" in rewrite_relative(text, ref.replace(tzinfo=UTC))
+
+
+def test_a_plan_for_a_season_lasts_to_its_end() -> None:
+    said = datetime(2026, 9, 1, tzinfo=UTC)
+    until = foresight("I'm planning to apply for a PhD this autumn", said)
+    assert until == datetime(2026, 12, 1, tzinfo=UTC)
+    assert one("In spring 2024 I moved", REF).label == "2024-03/2024-05"
+    assert one("winter 2024 was cold", REF).label == "2023-12/2024-02"

@@ -33,13 +33,14 @@ from kgmem.core.text import normalize_name
 from kgmem.ingest.claims.reading import ClaimReader
 from kgmem.ingest.extractors.local import extract_local
 from kgmem.ingest.extractors.rewrite import speaker_label
-from kgmem.ingest.gate.claim_rule import ClaimConflict, ClaimSkip, claim_conflict, family
+from kgmem.ingest.gate.claim_rule import ClaimConflict, ClaimSkip, claim_conflict
 from kgmem.ingest.gate.records import Neighbour
 from kgmem.ingest.gate.replacement import says_replacement
 from kgmem.ml.embedder import Embedder
 from kgmem.ml.nlp import Nlp
 from kgmem.records import Claim, Turn
 from kgmem.settings import Settings
+from kgmem.taxonomy.slots import family
 
 END = datetime(2025, 6, 1, tzinfo=UTC)
 

@@ -41,6 +41,7 @@ from kgmem.ingest.claims.value_text import (
     value_before,
 )
 from kgmem.records import Claim
+from kgmem.taxonomy.favourite_kinds import FAVOURITE_KINDS
 from kgmem.taxonomy.slots import Polarity, Slot, slot_key
 
 # Confidence of a claim read by the local engine: a wording that names the slot outright
@@ -78,6 +79,22 @@ _NO_THING = frozenset(
      "official", "actual", "big", "small", "current", "original"}
 )  # fmt: skip
 _KIND_ENDS = BOUNDARY | frozenset({"these", "those", "lately", "nowadays", "days", "by"})
+# the kind a favourite's word names ("cuisine", "dish" and "food" are one favourite); a word not
+# in the vocabulary keys its own kind
+_KIND_OF_WORD = {
+    stem(word.split()[-1]): kind for kind, words in FAVOURITE_KINDS.items() for word in words
+}
+# the qualifier of a favourite whose kind is not said: never stored (``reading`` replaces it)
+UNSAID_KIND = "?"
+# where the doing of a plan given up ends: "apply for the PhD after all, ..."
+_PLAN_END_RE = re.compile(
+    r"\b(?:after all|anymore|any more|either|though|for now|this (?:year|autumn|fall|spring|"
+    r"summer|winter))\b",
+    re.IGNORECASE,
+)
+_PLAN_WORDS = 6
+_ARTICLES = frozenset({"a", "an", "the"})
+_BIRTH_WORDS = frozenset({stem("birthday"), stem("bday"), stem("b-day")})
 _SOMEONE = frozenset({"someone", "somebody", "someone new", "a guy", "a girl", "new guy"})
 
 
@@ -118,6 +135,10 @@ def _claim(
     if pattern.slot is Slot.QUANTITY:
         raw = as_digits(raw.strip())  # "down to one coffee a day": a count, not a word to trim
     value = trim_value(raw)
+    if pattern.slot is Slot.GOAL and pattern.polarity is Polarity.ENDED:
+        # a plan given up is the whole doing ("apply for the PhD"), not its first word
+        doing = _PLAN_END_RE.split(raw)[0].lower().split()[:_PLAN_WORDS]
+        value = " ".join(w.strip("'\"’") for w in doing if w not in _ARTICLES)
     if pattern.slot is Slot.DEADLINE and (clock := _AT_CLOCK_RE.match(raw.strip())):
         # "April 21 at 3 PM": the hour is part of the date (the resolved day is not)
         value = re.sub(r" \([\d-]+\)", "", clock.group(0)).lower()
@@ -188,11 +209,14 @@ def _qualifier(pattern: ClaimPattern, match: re.Match[str], value: str) -> str |
         given = _SAID_WHEN.sub("", given).strip()
         # "favourite colour these days": the kind ends where the time words start
         given = " ".join(itertools.takewhile(lambda w: w not in _KIND_ENDS, given.split()))
-        if not given and pattern.value_before:
-            return None
         if pattern.value_before and given.split()[:1] and given.split()[0] in BOUNDARY:
-            return None  # "Pavel's favourite after the trip": no kind said
-        return _head(" ".join(w for w in given.split() if w not in BOUNDARY)) or None
+            given = ""  # "Pavel's favourite after the trip": no kind said
+        if not given and pattern.value_before:
+            # "Fleetwood Mac is Zainab's absolute favourite": the reader names the kind from
+            # the value (``reading``), or keeps no claim
+            return UNSAID_KIND
+        head = _head(" ".join(w for w in given.split() if w not in BOUNDARY))
+        return _KIND_OF_WORD.get(head, head) or None
     if slot is Slot.POSSESSION:
         if given in KIND_WORDS:  # "Maya's new car is a Polestar": the kind is said
             return KIND_WORDS[given]
@@ -207,6 +231,10 @@ def _qualifier(pattern: ClaimPattern, match: re.Match[str], value: str) -> str |
         thing, _, party = given.partition(" with ")
         first = [w for w in trim_value(thing).split() if w not in STOPWORDS | _NO_THING]
         named = stem(first[0]) if first else "general"
+        if slot is Slot.DEADLINE and named in _BIRTH_WORDS and len(first) == 1:
+            # "Maya's birthday is on March 3" is a birthday, read by its own pattern ("her
+            # birthday party is on March 3" is a party's date)
+            return None
         return f"{named}-{stem(party.split()[-1])}" if party.split() else named
     if slot is Slot.QUANTITY:
         head = _head(given)  # "retire at 55 instead": "instead" counts nothing

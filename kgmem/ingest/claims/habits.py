@@ -35,6 +35,14 @@ HABITS: tuple[ClaimPattern, ...] = (
         rf"\b(?:{_FREE_TIME}) are (?:now |all )?(?:for|about) {DET}(?P<v>{HOBBIES})\b",
     ),
     _p(Slot.HOBBY, rf"\bis how (?P<s>{NAME}) (?:now )?spends\b", before=True),
+    # a pastime that took the place of the others: "Pottery has taken over from all Wren's old
+    # crafts" (said as a replacement, it replaces the newest one held)
+    _p(
+        Slot.HOBBY,
+        rf"\b(?:has|have) (?:now )?taken over from (?:all )?(?:{POSS}|\b(?:her|his|their|my))"
+        rf" (?:old |other |former |usual )?(?:crafts|hobbies|pastimes|sports|interests)\b",
+        before=True,
+    ),
     _p(
         Slot.HOBBY,
         rf"(?:\bis|\bare|['’]s|\bhas become) (?:now |still )?{POSS} (?:new |latest |big )?(?:hobby"

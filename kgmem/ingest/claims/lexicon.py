@@ -56,8 +56,12 @@ KIND_WORDS: dict[str, str] = {
     **dict.fromkeys(("tablet", "ipad"), "tablet"),
     **dict.fromkeys(("console", "playstation", "ps4", "ps5", "xbox", "nintendo"), "console"),
     **dict.fromkeys(("kindle", "e-reader", "ereader"), "e-reader"),
+    # an instrument one owns: one of each kind ("upgraded to a Martin guitar" replaces the old one)
+    **{w: w for w in word_set("guitar piano violin cello ukulele saxophone")},
 }
 KINDS = "|".join(re.escape(k) for k in KIND_WORDS)
+# what a vegetarian does not eat ("eats meat again", "favourite dinner is chicken tikka")
+MEAT_WORDS = ("meat", "chicken", "beef", "pork", "steak", "burgers", "fish", "bacon", "lamb")
 # a possession named by its kind or make, a few words after the verb: "an old Toyota Corolla",
 # "their PS5"; never across "at"/"for" ("a job at Toyota" is no car)
 KIND_PHRASE = (
@@ -84,6 +88,8 @@ JOBS = (
     r"|tech lead|project lead|salesperson|sales rep|representative|officer|executive"
     r"|taxi driver|bus driver|truck driver|delivery driver|pastry chef|sous chef|line cook"
     r"|head of (?!the\b)[a-z]+"
+    # a doctor in training ("a resident in pediatrics"), not one who lives somewhere
+    r"|resident(?= (?:in|at|doctor|physician)\b)"
 )
 # words that make "a <job>" a trait or a pastime: "an amateur photographer", "a great teacher"
 _NOT_A_JOB = (

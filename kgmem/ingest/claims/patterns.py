@@ -24,6 +24,7 @@ from kgmem.ingest.claims.lexicon import (
     KIND_PHRASE,
     KINDS,
     LANGUAGES,
+    MEAT_WORDS,
     NAME,
     PET,
     POSS,
@@ -38,7 +39,7 @@ from kgmem.taxonomy.slots import Slot
 _FAV = r"(?:new |current |all-time |absolute |top )?(?:favou?rite|fave|go-to|comfort)"
 _IS_NOW = r"(?:\bis|\bhas been|['’]s been|\bhas become) (?:now |still )?"
 _FOOD_DIETS = (("meat", "vegetarian"), ("dairy", "dairy-free"), ("gluten", "gluten-free"))
-_MEAT = r"meat|chicken|beef|pork|steak|burgers|fish"
+_MEAT = "|".join(MEAT_WORDS)
 _MODES = r"train|bus|tube|subway|metro|tram|ferry|bike|car|scooter|foot"
 # not a field: "a high school student", "a PhD student", "an exchange student"
 _AGE_HOLDER = rf"(?:\b{NAME}|\b(?:he|she|they|i))"
@@ -117,7 +118,13 @@ VALUES: tuple[ClaimPattern, ...] = (
         rf"in {V}",
     ),
     _p(Slot.RESIDENCE, rf"\bmoved (?:back )?home to {V}"),
-    _p(Slot.RESIDENCE, rf"\b(?:since |after )relocating to {CAP_NAME}"),
+    # the move said as when something began: "since relocating to Montreal", "since the move to
+    # Glasgow I've been walking to work" (the place is the name after "to", not the clause on)
+    _p(
+        Slot.RESIDENCE,
+        rf"\b(?:since|after) (?:relocating|moving|(?:the|our|my|her|his|their) (?:move|relocation))"
+        rf" to {CAP_NAME}",
+    ),
     _p(
         Slot.RESIDENCE,
         rf"\bis where (?P<s>{NAME}) (?:now )?(?:lives|is living|is based)\b",
@@ -271,6 +278,8 @@ VALUES: tuple[ClaimPattern, ...] = (
         qualifier="commute",
     ),
     _p(Slot.POSSESSION, rf"\bdrives {DET}(?!to\b){V}", qualifier="car"),
+    # an instrument of one's own ("plays an old Yamaha guitar"; "plays the guitar" is a pastime)
+    _p(Slot.POSSESSION, rf"\bplays (?:an? |her |his |their |my ){KIND_PHRASE}"),
     # "has become an iPhone person", "is a Mac user"
     _p(
         Slot.POSSESSION,
@@ -290,6 +299,18 @@ VALUES: tuple[ClaimPattern, ...] = (
         rf"(?:{POSS}|\b(?:her|his|their|my|our)) (?:brand[- ])?new (?!to\b)"
         rf"(?P<v>(?:[\w'’-]+ ){{0,3}}?(?:{KINDS})\b(?: (?:\d[\w.]*|(?-i:[A-Z][\w-]*)|pro|max|mini"
         rf"|plus|air|ultra|lite)\b)?)",
+    ),
+    # coffee or tea taken black is taken with no milk: "drinks their coffee black now"
+    _p(
+        Slot.PREFERENCE,
+        r"\b(?:takes|drinks|has|prefers|likes|switched to|now drinks|only drinks) (?:their |her "
+        r"|his |my )?(?:coffee|tea) (?P<v>black)\b",
+        qualifier="milk",
+    ),
+    _p(
+        Slot.PREFERENCE,
+        r"\b(?:switched to|prefers|only drinks|now drinks|sticks to) (?P<v>black) (?:coffee|tea)\b",
+        qualifier="milk",
     ),
     # a drink taken: "always takes tea", "has become a flat white person", "switched to decaf"
     _p(

@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from kgmem.core.kind_guess import kind_table, nearest_kind
 from kgmem.core.slot_guess import PrototypeTable, SlotGuess, guess_slot, prototype_table
 from kgmem.core.text import normalize_name
-from kgmem.ingest.claims.engine import SURE, extract_claim, subject_before
+from kgmem.core.tunables import READ_CONFIDENCE
+from kgmem.ingest.claims.engine import SURE, UNSAID_KIND, extract_claim, subject_before
 from kgmem.ingest.claims.lexicon import HYPOTHETICAL_RE
 from kgmem.ingest.claims.values import parse_value
 from kgmem.ml.embedder import Embedder
@@ -46,8 +48,17 @@ _ONE_MORE_RE = re.compile(
     r"|role|pet|dog|cat|car|hobby|language|project|deadline|budget)\b",
     re.IGNORECASE,
 )
+# A slot's own change said without its value: a guessed value of that slot in the same memory is
+# the new one ("since I transferred" of a school; not "transferred the files")
+_CHANGE_SAID = {
+    Slot.SCHOOL: re.compile(
+        r"\btransferred\b(?! (?:the|a|an|some|it|them|money|funds|data|files|my|her|his|their)\b)",
+        re.IGNORECASE,
+    ),
+}
 # Slots whose statements are about things as often as people ("the survey has 300 responses")
 _ABOUT_THINGS = frozenset({Slot.QUANTITY, Slot.BUDGET, Slot.GOAL, Slot.DEADLINE})
+_UNSAID = slot_key(Slot.FAVOURITE, UNSAID_KIND)
 _REPORTING = frozenset({"say", "tell", "write", "mention", "ask", "add"})
 # A guess this sure replaces a loose lexicon reading of another slot family.
 OVERRIDE_CONFIDENCE = 0.6
@@ -70,13 +81,23 @@ def read_claim(
     parse: Callable[[str], Any],
     speaker: str | None,
     names: frozenset[str] = frozenset(),
+    kind_of: Callable[[str], str | None] = lambda value: None,
 ) -> Claim | None:
     content = as_named(content)
     claim, guess = plan_claim(content, vector, table=table, speaker=speaker, names=names)
     if guess is None:
-        return claim
+        return with_kind(claim, kind_of)
     guessed = _guessed(content, guess, parse, speaker, names)
-    return guessed if guessed is not None else claim
+    return guessed if guessed is not None else with_kind(claim, kind_of)
+
+
+def with_kind(claim: Claim | None, kind_of: Callable[[str], str | None]) -> Claim | None:
+    """A favourite said without its kind keyed by the kind ``kind_of`` names for its value, or no
+    claim when it names none; any other claim as it is."""
+    if claim is None or claim.slot != _UNSAID:
+        return claim
+    kind = kind_of(claim.value)
+    return replace(claim, slot=slot_key(Slot.FAVOURITE, kind)) if kind else None
 
 
 def plan_claim(
@@ -151,12 +172,17 @@ def _guessed(
     if parsed is None and not ended:
         return None
     qualifier = parsed.qualifier if parsed is not None else ""
+    confidence = guess.confidence
+    if not ended and (said := _CHANGE_SAID.get(guess.slot)) and said.search(content):
+        # "The library at UBC is so much nicer ... since Pavel transferred": the words say the
+        # slot changed, so the value the parse found is as sure as one a wording names
+        confidence = max(confidence, READ_CONFIDENCE)
     return Claim(
         subject=subject,
         slot=slot_key(guess.slot, qualifier),
         value=parsed.value if parsed is not None else "",
         polarity=(Polarity.ENDED if ended else Polarity.HOLDS).value,
-        confidence=guess.confidence,
+        confidence=confidence,
     )
 
 
@@ -234,7 +260,12 @@ class ClaimReader:
             parse=lambda text: self._nlp.pipeline()(text),
             speaker=speaker,
             names=names,
+            kind_of=self._kind_of,
         )
+
+    def _kind_of(self, value: str) -> str | None:
+        table = kind_table(self._embedder, self._embedder.embed)
+        return nearest_kind(self._embedder.embed([value])[0], table)
 
     def read_many(self, items: Sequence[ClaimInput]) -> list[Claim | None]:
         """``read`` for each item, the memories that need a parse parsed in one spaCy batch
@@ -251,4 +282,11 @@ class ClaimReader:
             if guess is not None:
                 guessed = _guessed(text, guess, docs.__getitem__, item.speaker, item.names)
             out.append(guessed if guessed is not None else claim)
-        return out
+        unsaid = sorted({c.value for c in out if c is not None and c.slot == _UNSAID})
+        if not unsaid:
+            return out
+        # the values of favourites said without their kind, embedded together
+        near = kind_table(self._embedder, self._embedder.embed)
+        vectors = self._embedder.embed(unsaid)
+        kinds = {v: nearest_kind(vec, near) for v, vec in zip(unsaid, vectors, strict=True)}
+        return [with_kind(c, kinds.get) for c in out]

@@ -262,6 +262,17 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
     ),
     _p(Slot.NICKNAME, rf"{NOT_ANYMORE} (?:goes|go|going) by {V}", ended=True),
     _p(Slot.NICKNAME, rf"\b(?:stopped|quit) (?:going by|using the nickname) {V}", ended=True),
+    # a name one asks to be left: "please stop calling me Mags", "don't call me Mags anymore"
+    _p(
+        Slot.NICKNAME,
+        rf"\b(?:stop|quit|stopped) calling (?:{NAME}|me|her|him|them) (?P<v>(?-i:[A-Z][\w-]*))\b",
+        ended=True,
+    ),
+    _p(
+        Slot.NICKNAME,
+        rf"\b(?:don['’]t|do not|never) call (?:{NAME}|me|her|him|them) (?P<v>(?-i:[A-Z][\w-]*))\b",
+        ended=True,
+    ),
     # "has dropped the nickname": whichever one was held
     _p(
         Slot.NICKNAME,
@@ -324,8 +335,31 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
     ),
     _p(
         Slot.HOBBY,
-        rf"\b(?:quit|stopped|gave up|given up|dropped|ditched|retired from) (?:playing |doing "
-        rf"|going (?:to )?|the |her |his |their )?(?P<v>{HOBBIES})\b",
+        rf"\b(?:quit|stopped|gave up|given up|dropped|ditched|retired from) (?:on )?"
+        rf"(?:playing |doing |going (?:to )?|the |her |his |their )?(?P<v>{HOBBIES})\b",
         ended=True,
+    ),
+    # a plan given up: "decided not to apply for the PhD after all", "no longer planning to
+    # move abroad", "gave up on the idea of a second degree", "scrapped their plan to sell"
+    _p(Slot.GOAL, rf"\b(?:decided|decides|deciding) not to {V}", ended=True, plans=True),
+    _p(
+        Slot.GOAL,
+        rf"{NOT_ANYMORE} (?:\w+ )?(?:planning|plans|plan|hoping|intending|aiming) to {V}",
+        ended=True,
+        plans=True,
+    ),
+    _p(
+        Slot.GOAL,
+        rf"\b(?:gave up|given up|giving up) on (?:the idea of |the plan to |(?:her |his |their )"
+        rf"?plans? (?:to|of) ){V}",
+        ended=True,
+        plans=True,
+    ),
+    _p(
+        Slot.GOAL,
+        rf"\b(?:called off|scrapped|shelved|dropped|abandoned|ditched) (?:the |her |his |their )"
+        rf"?(?:plans?|idea) (?:to|of|for) {V}",
+        ended=True,
+        plans=True,
     ),
 )

@@ -66,12 +66,16 @@ _ADJECTIVE_VALUED = frozenset({Slot.DIET, Slot.HEALTH, Slot.ALLERGY, Slot.LANGUA
 _UNITS = word_set(
     "percent dollars dollar euros euro pounds pound k ms kb mb gb kg kilos kilo km miles mile"
 )
+# an age something happens at is not the age one is: "retire at 60", "by 30", "until 18"
+_AT_AGE = word_set("at by until till before after from to around")
 _STATUSES = {
     "single": "single", "marry": "married", "married": "married", "engaged": "engaged",
     "engage": "engaged", "divorce": "divorced", "divorced": "divorced", "widowed": "widowed",
     "separated": "separated", "separate": "separated",
 }  # fmt: skip
-_ANNOTATION_RE = re.compile(r"\(\s*(?:--\d{2}-\d{2}|\d{4}(?:-\d{2}){0,2}|week of [^)]*)\s*\)")
+_ANNOTATION_RE = re.compile(
+    r"\(\s*(?:--\d{2}-\d{2}|\d{4}(?:-\d{2}){0,2}(?:/\d{4}-\d{2})?|week of [^)]*)\s*\)"
+)
 _BIRTHDAY_RE = re.compile(r"\(\s*(--\d{2}-\d{2})\s*\)")
 
 
@@ -106,6 +110,8 @@ def parse_value(
     value = trim_value(value)
     if not value:
         return None
+    if slot is Slot.AGE and head is not None and head.head.lemma_.lower() in _AT_AGE:
+        return None  # "hopes to retire at 60", "married by 30": an age then, not one's age now
     qualifier = _qualifier(doc, slot, value, head, inside, subject_words)
     if qualifier is None:
         return None

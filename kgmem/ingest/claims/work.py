@@ -144,6 +144,22 @@ WORK: tuple[ClaimPattern, ...] = (
         rf"\b(?:made|named|appointed|promoted) (?P<s>{NAME})\b(?!['’]) (?:as |to )?"
         rf"(?:the |a |an |their |our |its )?(?:new )?{JOB_PHRASE}",
     ),
+    # a first stretch at a new work place: "First week at Netflix done, the onboarding was
+    # intense" (not a first day at Disneyland: the stretch is over, or work is named)
+    _p(
+        Slot.EMPLOYER,
+        rf"\bfirst (?:day|week|month|shift|fortnight) (?:at|with) {CAP_NAME}(?=,? (?:is |was )?"
+        rf"(?:done|over|complete|completed|survived|in the books)\b|[^.!?]*\b(?:onboarding"
+        rf"|colleagues|coworkers|co-workers|team|boss|manager|office|shift|job)\b)",
+    ),
+    # a rank won in a firm: "made partner", "making senior partner" (not "a partner in crime")
+    _p(
+        Slot.JOB_TITLE,
+        r"\b(?:made|make|makes|making) (?P<v>(?:senior |equity |full |managing )?partner)\b"
+        r"(?! (?:with|in|of|to|for)\b)",
+    ),
+    # a profession qualified in: "as a fully qualified teacher", "now a qualified nurse"
+    _p(Slot.JOB_TITLE, rf"\b(?:as|now) (?:a |an )?(?:newly |fully )?qualified {JOB_PHRASE}"),
     _p(
         Slot.JOB_TITLE,
         rf"\b(?:was|got|has been|been) (?:made|named|appointed) (?:as )?(?:the |a |an |their "

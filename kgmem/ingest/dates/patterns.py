@@ -27,7 +27,7 @@ from typing import Literal
 
 from kgmem.ingest.dates.direction import Direction, valid_day, year_toward
 
-Granularity = Literal["day", "week", "month", "year"]
+Granularity = Literal["day", "week", "month", "season", "year"]
 Resolved = tuple[date, Granularity] | None
 
 
@@ -193,6 +193,44 @@ def _month_name(m: re.Match[str], ref: date, way: Direction | None) -> Resolved:
     return date(year, month, 1), "month"
 
 
+# a season's first month (meteorological, northern hemisphere): three months from it
+_SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
+_SEASON = "(?P<season>" + "|".join(_SEASONS) + ")"
+
+
+def _season_start(ref: date) -> date:
+    """The first day of the season ``ref`` is in."""
+    back = (ref.month - 3) % 3  # seasons start in months 3, 6, 9, 12
+    return month_shift(ref, -back)
+
+
+def _season(m: re.Match[str], ref: date, way: Direction | None) -> Resolved:
+    """ "this autumn": the one ``ref`` is in, else the nearer of the last and the next ("this
+    summer" said in November is the one just gone, "this winter" said in September the one
+    ahead); "next summer" the next one not begun, "last winter" the last one ended; "winter 2024"
+    the winter that ends in 2024's first months."""
+    month = _SEASONS[m["season"].lower()]
+    if m.groupdict().get("y"):
+        year = int(m["y"])
+        return date(year - 1, 12, 1) if month == 12 else date(year, month, 1), "season"
+    current = _season_start(ref)
+    step = _STEP[" ".join(m["rel"].lower().split())]
+    if current.month == month:
+        return month_shift(current, 12 * step), "season"
+    ahead = next(
+        month_shift(current, 3 * k)
+        for k in (1, 2, 3)
+        if (current.month + 3 * k - 1) % 12 + 1 == month
+    )
+    behind = month_shift(ahead, -12)
+    if step == 0 and way in ("future", "past"):
+        return (ahead if way == "future" else behind), "season"
+    if step == 0:
+        since = (ref - (month_shift(behind, 3) - timedelta(days=1))).days
+        return (behind if since < (ahead - ref).days else ahead), "season"
+    return (ahead if step > 0 else behind), "season"
+
+
 def _count(word: str) -> int:
     word = " ".join(word.lower().split())
     return _NUMBERS[word] if word in _NUMBERS else int(word)
@@ -234,6 +272,8 @@ _PATTERNS: tuple[tuple[str, Resolver, bool | None, bool], ...] = (
         False,
     ),
     (rf"\b(?P<rel>{_THIS}|last|past|next|coming)\s+{_WD}\b", _weekday, True, False),
+    (rf"\b(?P<rel>{_THIS}|last|past|next|coming|upcoming)\s+{_SEASON}\b", _season, True, True),
+    (rf"\b{_SEASON}\s+(?:of\s+)?(?P<y>(?:19|20)\d{{2}})(?!\d)", _season, False, False),
     # A weekday after a preposition ("due Friday", "on Monday"), not a habit ("every Monday").
     (
         r"(?<!every )(?<!each )\b(?:on|by|due|until|till|before|after|since|from)\s+"

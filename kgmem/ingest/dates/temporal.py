@@ -55,6 +55,8 @@ class TemporalRef:
             return d + timedelta(days=6)
         if self.granularity == "month":
             return month_shift(d, 1) - timedelta(days=1)
+        if self.granularity == "season":
+            return month_shift(d, 3) - timedelta(days=1)
         if self.granularity == "year":
             return date(d.year, 12, 31)
         return d
@@ -71,6 +73,9 @@ class TemporalRef:
             return f"week of {d.isoformat()}"
         if self.granularity == "month":
             return f"{d.year:04d}-{d.month:02d}"
+        if self.granularity == "season":  # an ISO 8601 interval of months: "2026-09/2026-11"
+            end = self.last_day
+            return f"{d.year:04d}-{d.month:02d}/{end.year:04d}-{end.month:02d}"
         if self.granularity == "year":
             return f"{d.year:04d}"
         return (

@@ -37,6 +37,16 @@ _INTERJECTIONS = word_set(
 # Verbs that open a sentence whose "I" was dropped ("Love that painting!", "Gonna continue...").
 _SUBJECTLESS = word_set(
     "love like hate enjoy miss want need hope think feel wish prefer gon wan got"
+    # a past tense spelt like the base form, rarely asked of an assistant: "Hit 65,000 words
+    # today", "Quit my job!"
+    " hit quit"
+)
+_PAST_AS_BASE = word_set("hit quit")
+# participles that say how one is, not what one did: "Stuck in traffic" is "I'm stuck"
+_STATES = word_set(
+    "stuck exhausted tired thrilled excited stressed done bored obsessed confused worried scared"
+    " pleased delighted amazed shocked surprised devastated overwhelmed swamped hooked blessed"
+    " engaged"
 )
 _OPENING_ADVERBS = word_set("just finally recently also already actually literally officially")
 _FILLER_RE = re.compile(
@@ -106,6 +116,7 @@ def _is_filler(sent: Any, sig: SignalScan, ctx: TurnContext) -> bool:
     # about a participant ("I'm vegan", "You'd be a great counselor"): one content word will do
     you = ("you", "your") if ctx.addressee else ()
     personal = any(t.lower_ in FIRST_PERSON or t.lower_ in you for t in sent)
+    personal = personal or _drops_i([t for t in sent if not t.is_punct] or list(sent)) is not None
     return len(content) < (1 if personal else 2)
 
 
@@ -186,6 +197,26 @@ def _in_name(tokens: list[Any], k: int) -> bool:
     )
 
 
+def _drops_i(tokens: list[Any]) -> Any | None:
+    """The opening verb of a sentence whose "I" chat dropped ("Love that painting!", "Just got
+    the Pixel 8", "Made partner!"), or None."""
+    first = tokens[0]
+    if first.lower_ in _OPENING_ADVERBS and len(tokens) > 1:
+        first = tokens[1]  # "Just got the Pixel 8": the dropped "I" goes before the adverb
+    if any(c.dep_ in SUBJECT_DEPS or c.dep_ == "expl" for c in first.children):
+        return None
+    if first.tag_ == "VBD" or (first.tag_ in ("VB", "VBP", "NN") and first.lower_ in _SUBJECTLESS):
+        nxt = first.nbor() if first.i + 1 < len(first.doc) else None
+        if first.lower_ in _PAST_AS_BASE and nxt is not None and nxt.pos_ == "PRON":
+            return None  # "Hit me up when you're free": asked, not done
+        return first
+    # "Made partner!", "Sold the car!": the small model often tags an opening past tense as a
+    # participle; with no subject and no agent ("Made by my grandma") it is the speaker's news
+    if first.tag_ == "VBN" and not any(t.dep_ in (*SUBJECT_DEPS, "agent") for t in tokens):
+        return first
+    return None
+
+
 def split_atomic(tokens: list[Any], sub_text: dict[int, str]) -> list[Piece]:
     """Atomic facts: split at "and" / ", and" / ";" when the right side is a clause of its own,
     or a verb phrase naming other entities than the left (its subject is then copied over)."""
@@ -194,14 +225,9 @@ def split_atomic(tokens: list[Any], sub_text: dict[int, str]) -> list[Piece]:
         return []
     final = tokens[-1].text if tokens[-1].text in (".", "!", "?") else "."
     lead = ""
-    first = tokens[0]
-    if first.lower_ in _OPENING_ADVERBS and len(tokens) > 1:
-        first = tokens[1]  # "Just got the Pixel 8": the dropped "I" goes before the adverb
-    if not any(c.dep_ in SUBJECT_DEPS or c.dep_ == "expl" for c in first.children) and (
-        first.tag_ == "VBD" or (first.tag_ in ("VB", "VBP", "NN") and first.lower_ in _SUBJECTLESS)
-    ):
+    if (first := _drops_i(tokens)) is not None:
         # "Love that painting!" / "Gonna continue my edu": chat drops the "I"; put it back
-        lead = "I'm " if first.lower_ == "gon" else "I "
+        lead = "I'm " if first.lower_ == "gon" or first.lower_ in _STATES else "I "
     pieces: list[Piece] = []
     prefix: list[Any] = []
     piece_lead = lead

@@ -27,6 +27,8 @@ how — or a ``ClaimSkip`` saying why it did not act, or None when nothing confl
   "for" two different things, and bare percentages, never meet;
 - the same value again (a repetition, or a refinement "Paris" → "Paris, France") is no change,
   except that a value that had ended and holds again ("vegan again") is one;
+- a plan given up ("decided not to apply for the PhD after all") closes the plan memory that
+  names its doing, stored with or without a claim, and no other kind of fact (``plans.py``);
 - a claim below ``min_confidence`` never retires anything; a stored memory only guessed (below
   it) to hold a slot is retired through that slot by a value read from a wording
   (``READ_CONFIDENCE``), not by another guess, and never when it reports a past happening.
@@ -46,19 +48,21 @@ from kgmem.core.tunables import READ_CONFIDENCE
 from kgmem.ingest.claims.lexicon import KIND_WORDS
 from kgmem.ingest.claims.sameness import overlaps, same_value
 from kgmem.ingest.gate.contradiction import ContradictionCheck, ContradictionKind
+from kgmem.ingest.gate.implied import ends_across
 from kgmem.ingest.gate.measures import (
     as_held_measure,
     counts_a_thing,
     for_other_things,
     restated_holders,
 )
+from kgmem.ingest.gate.plans import closes_by_name, gives_up
 from kgmem.ingest.gate.records import Neighbour
 from kgmem.records import Claim
 from kgmem.taxonomy.slots import (
     NONE,
-    UNPARTNERED_STATUSES,
     Polarity,
     Slot,
+    family,
     is_multi_valued,
     parse_slot_key,
 )
@@ -78,10 +82,6 @@ class ClaimSkip:
 
     holder_id: str
     reason: str
-
-
-def family(slot: str) -> str:
-    return slot.partition(":")[0]
 
 
 def claim_conflict(
@@ -109,22 +109,28 @@ def claim_conflict(
         order.sort(key=lambda h: h.claim is None or not overlaps(h.claim.value, content))
     for h in order:
         hc = h.claim
+        if hc is None and gives_up(claim, h):
+            # "decided not to apply for the PhD after all" closes "planning to apply for a PhD"
+            gave_up = ContradictionCheck(
+                ContradictionKind.TRANSITION, ("plan", "ended"), _cue(claim)
+            )
+            return _acted(claim, h, gave_up, min_confidence)
         if hc is None or hc.subject != claim.subject:
             continue
         # An ending that names its thing closes the memory that mentions it, whatever slot that
         # memory was read as: "Biscuit passed away" ends "has a golden retriever named Biscuit",
         # "sold Duchess" ends "keeps a horse called Duchess" (read as a pet, sold as a thing).
-        named = ended and _names(claim) and overlaps(claim.value, h.content)
+        named = (
+            ended
+            and _names(claim)
+            and overlaps(claim.value, h.content)
+            and closes_by_name(claim, family(hc.slot))
+        )
         if not named and hc.confidence < min_confidence and _REPORTS_PAST_RE.match(h.content):
             # a one-off happening only guessed to hold a slot ("Ibrahim watched a documentary
             # about bees the other night" as a diet) is no value a new one replaces
             continue
-        unpartnered = (
-            _ends_partner(claim, hc)
-            or _partnered_again(claim, hc)
-            or _split_up(claim, hc)
-            or _works_elsewhere(claim, hc, h.content)
-        )
+        unpartnered = ends_across(claim, hc, h.content)
         if family(hc.slot) != family(claim.slot) and not named and not unpartnered:
             continue
         if not ended and for_other_things(claim, content, h.content):
@@ -152,11 +158,19 @@ def claim_conflict(
             )
         if check is None:
             continue
-        if claim.confidence < min_confidence:
-            why = f"claim confidence {claim.confidence:.2f} < {min_confidence:.2f}"
-            return ClaimSkip(h.memory_id, f"would change {h.memory_id} ({check.describe()}), {why}")
-        return ClaimConflict(h, check)
+        return _acted(claim, h, check, min_confidence)
     return None
+
+
+def _acted(
+    claim: Claim, holder: Neighbour, check: ContradictionCheck, min_confidence: float
+) -> ClaimConflict | ClaimSkip:
+    if claim.confidence < min_confidence:
+        why = f"claim confidence {claim.confidence:.2f} < {min_confidence:.2f}"
+        return ClaimSkip(
+            holder.memory_id, f"would change {holder.memory_id} ({check.describe()}), {why}"
+        )
+    return ClaimConflict(holder, check)
 
 
 def _promoted(claim: Claim, held: Claim, content: str, replacing: bool) -> bool:
@@ -172,61 +186,6 @@ def _promoted(claim: Claim, held: Claim, content: str, replacing: bool) -> bool:
 
 
 _PROMOTED_RE = re.compile(r"\b(?:promot(?:ed|ion)|stepped up|moved up)\b", re.IGNORECASE)
-
-
-def _ends_partner(claim: Claim, held: Claim) -> bool:
-    """A status with no partner ("single for the first time in six years") ends the partner
-    held ("dating Ben since college")."""
-    return (
-        family(claim.slot) == Slot.RELATIONSHIP_STATUS.value
-        and claim.polarity == Polarity.HOLDS
-        and claim.value in UNPARTNERED_STATUSES
-        and family(held.slot) == Slot.PARTNER.value
-        and held.polarity == Polarity.HOLDS
-    )
-
-
-def _partnered_again(claim: Claim, held: Claim) -> bool:
-    """A partner ("dating a guy called Sam") ends a status with no partner ("not seeing
-    anyone", "single")."""
-    return (
-        family(claim.slot) == Slot.PARTNER.value
-        and claim.polarity == Polarity.HOLDS
-        and family(held.slot) == Slot.RELATIONSHIP_STATUS.value
-        and held.polarity == Polarity.HOLDS
-        and held.value in UNPARTNERED_STATUSES
-    )
-
-
-# a work place named after a job title: "a nurse at St. Luke's Hospital", "an analyst for Aviva"
-_AT_PLACE_RE = re.compile(r"\b(?:at|for) (?:the )?((?:St\. )?[A-Z][\w'’&-]*(?: [A-Z][\w'’&-]*)*)")
-
-
-def _split_up(claim: Claim, held: Claim) -> bool:
-    """A partner gone ("Tom and I split up") ends a status that has one ("married to Tom",
-    "engaged")."""
-    return (
-        family(claim.slot) == Slot.PARTNER.value
-        and claim.polarity == Polarity.ENDED
-        and family(held.slot) == Slot.RELATIONSHIP_STATUS.value
-        and held.polarity == Polarity.HOLDS
-        and held.value not in UNPARTNERED_STATUSES
-    )
-
-
-def _works_elsewhere(claim: Claim, held: Claim, content: str) -> bool:
-    """A new employer ("started at Mercy General") changes a job title said with another work
-    place ("a nurse at St. Luke's Hospital"): the memory as a whole no longer holds."""
-    if not (
-        family(claim.slot) == Slot.EMPLOYER.value
-        and claim.polarity == Polarity.HOLDS
-        and claim.value
-        and family(held.slot) == Slot.JOB_TITLE.value
-        and held.polarity == Polarity.HOLDS
-    ):
-        return False
-    places = [m.group(1) for m in _AT_PLACE_RE.finditer(content)]
-    return bool(places) and not any(overlaps(claim.value, p) for p in places)
 
 
 def _none_held(held: Claim) -> bool:

@@ -33,13 +33,12 @@ import re
 
 from kgmem.ingest.claims.engine import SURE
 from kgmem.ingest.claims.lexicon import HYPOTHETICAL_RE, KIN_WORDS
-from kgmem.ingest.gate.claim_rule import family
 from kgmem.ingest.gate.contradiction import leaves_another, states_aim, states_value
 from kgmem.ingest.gate.measures import MEASURED_FAMILIES
 from kgmem.ingest.gate.records import Neighbour
 from kgmem.records import Claim, ExtractedFact
 from kgmem.taxonomy import Category
-from kgmem.taxonomy.slots import related_families
+from kgmem.taxonomy.slots import family, related_families
 
 _REPLACING_RE = re.compile(
     # "now" as a change, not the present of a state ("on tenuous grounds right now", "for now")

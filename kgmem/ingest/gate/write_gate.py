@@ -30,7 +30,7 @@ from datetime import UTC, datetime, timedelta
 
 from kgmem.core.synthesis import MAX_SYNTHESIS_CHARS, covers, synthesize, synthesize_conflict
 from kgmem.core.text import normalize_name
-from kgmem.ingest.gate.claim_rule import ClaimConflict, ClaimSkip, claim_conflict, family
+from kgmem.ingest.gate.claim_rule import ClaimConflict, ClaimSkip, claim_conflict
 from kgmem.ingest.gate.contradiction import (
     ContradictionCheck,
     ContradictionKind,
@@ -43,7 +43,7 @@ from kgmem.ingest.gate.subject_match import lead_name, same_subject
 from kgmem.records import Claim, ExtractedFact
 from kgmem.taxonomy import Category, ConflictStrategy, MemoryRelation, Status
 from kgmem.taxonomy.parsing import parse_enum
-from kgmem.taxonomy.slots import DATE_VALUED
+from kgmem.taxonomy.slots import DATE_VALUED, family
 
 # The three-tier dedup: ≥ 0.95 is a semantic duplicate;
 # 0.85-0.95 a near-duplicate to merge (0.85 is also the DEDUP_COSINE_SIM).

@@ -21,13 +21,12 @@ from datetime import datetime
 
 import numpy as np
 
-from kgmem.ingest.gate.claim_rule import family
 from kgmem.ingest.gate.records import GateAction, GateDecision, Neighbour
 from kgmem.ingest.gate.write_gate import aware_utc, decide
 from kgmem.ingest.plan.records import Candidate, WritePlan
 from kgmem.records import WriteReceipt
 from kgmem.taxonomy import ConflictStrategy
-from kgmem.taxonomy.slots import holder_families
+from kgmem.taxonomy.slots import family, holder_families
 
 BATCH_REF = "batch:"
 _NEW_MEMORY = frozenset({GateAction.CREATE, GateAction.SUPERSEDE, GateAction.FLAG})

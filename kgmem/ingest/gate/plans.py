@@ -1,0 +1,63 @@
+"""The write gate's rule for a plan given up: which stored memory it closes.
+
+A plan is most often stored as plain words, with no claim ("Felix is planning to apply for a PhD
+this autumn"): people say plans in too many ways for a slot key to name each one. When the person
+later gives it up ("decided not to apply for the PhD after all", "no longer planning to move
+abroad"), the claim engine reads a goal that ended with the doing as its value.
+``gives_up(claim, holder)`` says whether that ending closes ``holder``: a live memory of the same
+person that states a plan (``_PLAN_RE``), close to the candidate (cosine ``PLAN_SIM`` or more),
+and names the same doing by a word that is not a light verb ("go", "get", "do" name no plan).
+``closes_by_name(claim, held_family)`` keeps a given-up plan from closing another kind of fact
+that only mentions its words ("not planning to move to Denver" says nothing of living there).
+Pure.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kgmem.core.synthesis import STOPWORDS, stem, tokens
+from kgmem.ingest.gate.records import Neighbour
+from kgmem.records import Claim
+from kgmem.taxonomy.slots import Polarity, Slot
+
+# A plan given up and the plan it gives up are said of one doing: their texts are close. Below
+# this, two plans of one person that share a word ("apply for a visa" / "apply for the PhD")
+# are not told apart by the words alone.
+PLAN_SIM = 0.6
+_PLAN_RE = re.compile(
+    r"\b(?:plan|plans|planning|planned|hopes? to|hoping to|going to|gonna|wants? to|intends? to"
+    r"|intending to|aims? to|aiming to|thinking (?:of|about)|considering|saving (?:up )?for"
+    r"|applying (?:to|for)|about to|set on|preparing to|getting ready to)\b",
+    re.IGNORECASE,
+)
+# verbs too light to name a doing: "go to the party" is named by "party"
+_LIGHT = frozenset(
+    stem(w) for w in ("go", "going", "get", "getting", "do", "doing", "make", "making", "try")
+)
+_PLAN_FAMILIES = frozenset({Slot.GOAL.value, Slot.DEADLINE.value})
+
+
+def _ended_plan(claim: Claim) -> bool:
+    return claim.slot.partition(":")[0] == Slot.GOAL.value and claim.polarity == Polarity.ENDED
+
+
+def _doing(text: str) -> frozenset[str]:
+    return frozenset(
+        stem(t) for t in tokens(text) if t.lower() not in STOPWORDS and stem(t) not in _LIGHT
+    )
+
+
+def gives_up(claim: Claim, holder: Neighbour) -> bool:
+    """The ended plan ``claim`` closes ``holder``, a memory with no claim (see module doc)."""
+    if not _ended_plan(claim) or holder.claim is not None or holder.similarity < PLAN_SIM:
+        return False
+    if claim.subject not in holder.content.lower() or not _PLAN_RE.search(holder.content):
+        return False
+    return bool(_doing(claim.value) & _doing(holder.content))
+
+
+def closes_by_name(claim: Claim, held_family: str) -> bool:
+    """Whether a claim that names what ended may close a memory of ``held_family`` that only
+    mentions it: a plan given up closes plans and their dates, anything else any family."""
+    return not _ended_plan(claim) or held_family in _PLAN_FAMILIES
