@@ -284,3 +284,12 @@ def test_a_guessed_school_said_with_a_transfer_is_sure_enough_to_change_the_one_
         reader, "The library at UBC is nicer, Pavel transferred the files there.", "Pavel"
     )
     assert files is None or files.confidence < 0.6
+
+
+def test_no_slot_guess_replaces_an_amount_read_with_its_number_and_thing(
+    reader: ClaimReader,
+) -> None:
+    # the prototypes lean to a habit here; the amount the words say is the reading kept
+    text = "Maya has cut down to one coffee a day, their sleep is so much better."
+    claim = _read(reader, text, "Maya")
+    assert claim is not None and (claim.slot, claim.value) == ("quantity:coffe", "1")

@@ -43,6 +43,9 @@ _READINGS = [
     "Maya is no longer planning to move abroad. | maya | goal:general | move abroad | ended",
     # a pastime that took the place of the others
     "Pottery has taken over from all Wren's old crafts. | wren | hobby | pottery | holds",
+    # an amount read with its number and thing stands whatever the slot guess says
+    "Maya has cut down to one coffee a day, their sleep is so much better. | maya"
+    " | quantity:coffe | 1 | holds",
     # a first stretch at a new work place
     "First week at KPMG done, the team is lovely. | maya | employer | kpmg | holds",
     # occupations

@@ -759,3 +759,26 @@ def test_a_neighbour_is_live_as_of_when_the_candidate_was_said() -> None:
     d = decide(fact("Caroline adopted a dog"), content_hash("Caroline adopted a dog"),
                frozenset({"caroline"}), [expired], CS.TEMPORAL, NOW, said_at=NOW)  # fmt: skip
     assert d.action == A.CREATE
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        (
+            "Caroline's partner drinks one coffee a day.",
+            "Caroline drinks about four coffees a day.",
+        ),
+        ("Caroline drinks one coffee a day.", "Caroline's partner drinks one coffee a day."),
+        ("Caroline's sister lives in Boston.", "Caroline's brother lives in Boston."),
+    ],
+)
+def test_a_relatives_fact_is_never_merged_into_the_persons_own(new: str, old: str) -> None:
+    for sim in (0.8, 0.9, REINFORCE_SIM):
+        d = gate(new, [nb("m1", old, sim)])
+        assert d.action == A.CREATE, (sim, d.reason)
+    # the same kin on both sides is one subject
+    d = gate(
+        "Caroline's sister lives in Boston now.",
+        [nb("m1", "Caroline's sister lives in Boston.", REINFORCE_SIM)],
+    )
+    assert d.action != A.CREATE

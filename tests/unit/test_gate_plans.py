@@ -88,3 +88,16 @@ def test_a_plan_given_up_below_the_threshold_says_why_it_did_not_act() -> None:
         0.9,
     )
     assert isinstance(found, ClaimSkip) and "0.80 < 0.90" in found.reason
+
+
+def test_a_thing_given_up_closes_the_plan_to_do_it() -> None:
+    cello = extract_claim(
+        "Felix has given up on the cello, the neighbours complained.", speaker="Felix"
+    )
+    assert cello is not None and (cello.slot, cello.polarity) == ("hobby", "ended")
+    plan = _plan("Felix is planning to learn the cello this winter.", 0.7)
+    found = claim_conflict(cello, [plan], 0.5)
+    assert isinstance(found, ClaimConflict) and found.holder.memory_id == "old"
+    # an ending of another kind (a partner gone) closes no plan that names the person
+    gone = Claim(subject="felix", slot="partner", value="tom", polarity="ended", confidence=0.8)
+    assert claim_conflict(gone, [_plan("Felix is planning a trip with Tom.", 0.7)], 0.5) is None

@@ -308,9 +308,13 @@ def test_a_change_of_one_person_never_retires_a_relatives_state() -> None:
     job = "Jamal started a new job at Lincoln Elementary as a teacher."
     own = Claim("jamal", "employer", "lincoln elementary", "holds", 0.8)
     assert _decide(job, kid, own) == GateAction.CREATE
-    # read as one person's, the same pair is a change
-    mine = _state(school, 0.7, claim=Claim("jamal", "school", "lincoln", "holds", 0.75))
+    # the person's own state at the same place is a change
+    own_school = "Jamal goes to Lincoln Elementary."
+    mine = _state(own_school, 0.7, claim=Claim("jamal", "school", "lincoln", "holds", 0.75))
     assert _decide(job, mine, own) == GateAction.SUPERSEDE
+    # a relative's state is no change even where both were read as one person's
+    misread = _state(school, 0.7, claim=Claim("jamal", "school", "lincoln", "holds", 0.75))
+    assert _decide(job, misread, own) == GateAction.CREATE
 
 
 @pytest.mark.parametrize(

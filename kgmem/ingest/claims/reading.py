@@ -60,6 +60,8 @@ _CHANGE_SAID = {
 _ABOUT_THINGS = frozenset({Slot.QUANTITY, Slot.BUDGET, Slot.GOAL, Slot.DEADLINE})
 _UNSAID = slot_key(Slot.FAVOURITE, UNSAID_KIND)
 _REPORTING = frozenset({"say", "tell", "write", "mention", "ask", "add"})
+# Families the lexicon reads from a number said with its thing: no guess replaces that reading.
+_COUNTED = (Slot.QUANTITY.value, Slot.BUDGET.value)
 # A guess this sure replaces a loose lexicon reading of another slot family.
 OVERRIDE_CONFIDENCE = 0.6
 # The rewrite's subject for a speaker with no name ("The user's sister lives in Boston"): read as
@@ -119,9 +121,11 @@ def plan_claim(
     if guess is None:
         return claim, None
     # A loose lexicon reading ("switched to" read as a preference) yields only to a confident
-    # guess of another slot family ("switched to learning Korean" is a language).
+    # guess of another slot family ("switched to learning Korean" is a language); an amount read
+    # with its number and its thing ("cut down to one coffee a day") yields to none.
     if claim is not None and (
-        guess.confidence < OVERRIDE_CONFIDENCE or claim.slot.partition(":")[0] == guess.slot
+        guess.confidence < OVERRIDE_CONFIDENCE
+        or claim.slot.partition(":")[0] in (guess.slot, *_COUNTED)
     ):
         return claim, None
     return claim, guess

@@ -3,7 +3,8 @@
 A plan is most often stored as plain words, with no claim ("Felix is planning to apply for a PhD
 this autumn"): people say plans in too many ways for a slot key to name each one. When the person
 later gives it up ("decided not to apply for the PhD after all", "no longer planning to move
-abroad"), the claim engine reads a goal that ended with the doing as its value.
+abroad", "given up on the cello"), the claim engine reads a goal, a pastime, a language, a habit,
+a thing or a course that ended, with the doing as its value.
 ``gives_up(claim, holder)`` says whether that ending closes ``holder``: a live memory of the same
 person that states a plan (``_PLAN_RE``), close to the candidate (cosine ``PLAN_SIM`` or more),
 and names the same doing by a word that is not a light verb ("go", "get", "do" name no plan).
@@ -36,10 +37,26 @@ _LIGHT = frozenset(
     stem(w) for w in ("go", "going", "get", "getting", "do", "doing", "make", "making", "try")
 )
 _PLAN_FAMILIES = frozenset({Slot.GOAL.value, Slot.DEADLINE.value})
+# what a plan is of: a doing, a pastime, a language, a habit, a thing to get, a course
+_DOINGS = frozenset(
+    s.value
+    for s in (Slot.GOAL, Slot.HOBBY, Slot.LANGUAGE, Slot.HABIT, Slot.POSSESSION, Slot.SCHOOL,
+              Slot.FIELD_OF_STUDY)
+)  # fmt: skip
 
 
 def _ended_plan(claim: Claim) -> bool:
     return claim.slot.partition(":")[0] == Slot.GOAL.value and claim.polarity == Polarity.ENDED
+
+
+def _gives_up_a_doing(claim: Claim) -> bool:
+    """A plan ended, or a thing one might plan to do, learn or get given up ("given up on the
+    cello" ends "planning to learn the cello this winter")."""
+    return (
+        claim.polarity == Polarity.ENDED
+        and bool(claim.value)
+        and claim.slot.partition(":")[0] in _DOINGS
+    )
 
 
 def _doing(text: str) -> frozenset[str]:
@@ -50,7 +67,7 @@ def _doing(text: str) -> frozenset[str]:
 
 def gives_up(claim: Claim, holder: Neighbour) -> bool:
     """The ended plan ``claim`` closes ``holder``, a memory with no claim (see module doc)."""
-    if not _ended_plan(claim) or holder.claim is not None or holder.similarity < PLAN_SIM:
+    if not _gives_up_a_doing(claim) or holder.claim is not None or holder.similarity < PLAN_SIM:
         return False
     if claim.subject not in holder.content.lower() or not _PLAN_RE.search(holder.content):
         return False

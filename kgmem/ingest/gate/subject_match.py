@@ -1,8 +1,9 @@
 """Whether a neighbour is about the same subject as a candidate fact, for the write gate: their
 entity sets overlap (or either has none), or the neighbour's text names the candidate's leading
 name — unless both open with a named entity of their own that is missing from the other's names
-(who said what to whom). :func:`lead_name` is the first capitalised word that is not a discourse
-marker, article or pronoun. Pure and deterministic.
+(who said what to whom), or the two open with different kin of one name ("Maya's partner drinks
+one coffee a day" / "Maya drinks four coffees a day"). :func:`lead_name` is the first
+capitalised word that is not a discourse marker, article or pronoun. Pure and deterministic.
 """
 
 from __future__ import annotations
@@ -10,12 +11,19 @@ from __future__ import annotations
 import re
 
 from kgmem.core.text import normalize_name, word_set
+from kgmem.ingest.claims.lexicon import KIN_WORDS
 from kgmem.ingest.gate.records import Neighbour
 
 
-def same_subject(subject: frozenset[str], n: Neighbour, lead: str | None = None) -> bool:
+def same_subject(
+    subject: frozenset[str], n: Neighbour, lead: str | None = None, content: str = ""
+) -> bool:
     theirs = frozenset(normalize_name(e) for e in n.entities) - {""}
     if _other_speaker(subject, n.content, theirs, lead):
+        return False
+    if content and _kin_opening(content) != _kin_opening(n.content):
+        # "Maya's partner drinks one coffee a day" is not about Maya, who "drinks about four
+        # coffees a day": one name, two people
         return False
     if not subject or not theirs or bool(subject & theirs):
         return True
@@ -63,6 +71,19 @@ _WORD_RE = re.compile(r"[A-Za-z][\w'’-]*")
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(w.lower() for w in _WORD_RE.findall(text))
+
+
+_KIN_OPENING_RE = re.compile(
+    rf"^\W*(?:[A-Z][\w-]*)['’]s (?:(?:new|old|older|younger|little|big|best|ex-?)\s*)?"
+    rf"({KIN_WORDS})s?\b",
+    re.IGNORECASE,
+)
+
+
+def _kin_opening(text: str) -> str | None:
+    """The kin a fact opens with ("Maya's partner ..." → "partner"), or None."""
+    m = _KIN_OPENING_RE.match(text)
+    return m.group(1).lower() if m else None
 
 
 def lead_name(text: str) -> str | None:

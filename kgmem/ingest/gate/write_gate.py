@@ -137,7 +137,7 @@ def _by_similarity(
     subject = frozenset(normalize_name(e) for e in candidate_entities) - {""}
     # About someone else (disjoint entities): never a duplicate, never a contradiction.
     lead = lead_name(candidate.content)
-    same = [n for n in live if same_subject(subject, n, lead)]
+    same = [n for n in live if same_subject(subject, n, lead, candidate.content)]
     is_correction = candidate.category == Category.CORRECTION
     names = subject | ({lead} if lead else set())
     passed: list[str] = []  # near neighbours found to be other facts, for the reason
