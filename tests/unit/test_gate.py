@@ -27,6 +27,7 @@ from kgmem.errors import InvalidInput
 from kgmem.ingest.gate.batch_dedup import batch_dedup, group_batch
 from kgmem.ingest.gate.contradiction import ContradictionKind, detect_contradiction
 from kgmem.ingest.gate.records import GateAction, GateDecision, Neighbour
+from kgmem.ingest.gate.subject_match import told_of_another
 from kgmem.ingest.gate.write_gate import CONTRADICTION_SIM, REINFORCE_SIM, UPDATE_SIM, decide
 from kgmem.records import EntityMention, ExtractedFact
 from kgmem.taxonomy import ConflictStrategy, MemoryRelation, Status
@@ -782,3 +783,19 @@ def test_a_relatives_fact_is_never_merged_into_the_persons_own(new: str, old: st
         [nb("m1", "Caroline's sister lives in Boston.", REINFORCE_SIM)],
     )
     assert d.action != A.CREATE
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "another"),
+    [
+        ("Maya's partner drinks one coffee a day.", "Maya drinks four coffees a day.", True),
+        ("Maya's sister lives in Boston.", "Maya's brother lives in Boston.", True),
+        ("Maya's sister lives in Boston.", "Maya's sister moved to Denver.", False),
+        # a fact that names the person again is about the person
+        ("Maya's friends call Maya Bex.", "Nobody calls Maya Bex anymore.", False),
+        # a team's or a family's facts are often the person's own
+        ("Maya's team is 6 developers.", "Maya and others are 8 developers now.", False),
+    ],
+)
+def test_told_of_another(a: str, b: str, another: bool) -> None:
+    assert told_of_another(a, b) is another and told_of_another(b, a) is another

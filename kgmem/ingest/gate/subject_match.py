@@ -1,9 +1,11 @@
 """Whether a neighbour is about the same subject as a candidate fact, for the write gate: their
 entity sets overlap (or either has none), or the neighbour's text names the candidate's leading
 name — unless both open with a named entity of their own that is missing from the other's names
-(who said what to whom), or the two open with different kin of one name ("Maya's partner drinks
-one coffee a day" / "Maya drinks four coffees a day"). :func:`lead_name` is the first
-capitalised word that is not a discourse marker, article or pronoun. Pure and deterministic.
+(who said what to whom), or one is about a relative of the other's person
+(:func:`told_of_another`: "Maya's partner drinks one coffee a day" / "Maya drinks about four
+coffees a day"; "Maya's friends call Maya Bex" is about Maya).
+:func:`lead_name` is the first capitalised word that is not a discourse marker, article or
+pronoun. Pure and deterministic.
 """
 
 from __future__ import annotations
@@ -11,7 +13,6 @@ from __future__ import annotations
 import re
 
 from kgmem.core.text import normalize_name, word_set
-from kgmem.ingest.claims.lexicon import KIN_WORDS
 from kgmem.ingest.gate.records import Neighbour
 
 
@@ -21,9 +22,7 @@ def same_subject(
     theirs = frozenset(normalize_name(e) for e in n.entities) - {""}
     if _other_speaker(subject, n.content, theirs, lead):
         return False
-    if content and _kin_opening(content) != _kin_opening(n.content):
-        # "Maya's partner drinks one coffee a day" is not about Maya, who "drinks about four
-        # coffees a day": one name, two people
+    if content and told_of_another(content, n.content):
         return False
     if not subject or not theirs or bool(subject & theirs):
         return True
@@ -73,17 +72,35 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(w.lower() for w in _WORD_RE.findall(text))
 
 
+# a person of someone's circle a fact can open with; not "Maya's team" or "Maya's family",
+# whose facts are often the person's own ("Maya's team is 6 developers")
+_KIN = (
+    r"brother|sister|mom|mum|mother|dad|father|son|daughter|husband|wife|partner|boyfriend"
+    r"|girlfriend|fiancée?|friend|cousin|aunt|uncle|grandma|grandmother|grandpa|grandfather|niece"
+    r"|nephew|boss|colleague|coworker|roommate|neighbou?r|kid|kids|children|parents|manager"
+)
 _KIN_OPENING_RE = re.compile(
-    rf"^\W*(?:[A-Z][\w-]*)['’]s (?:(?:new|old|older|younger|little|big|best|ex-?)\s*)?"
-    rf"({KIN_WORDS})s?\b",
+    rf"^\W*(?P<name>[A-Z][\w-]*)['’]s (?:(?:new|old|older|younger|little|big|best|ex-?)\s*)?"
+    rf"(?P<kin>{_KIN})s?\b",
     re.IGNORECASE,
 )
 
 
 def _kin_opening(text: str) -> str | None:
-    """The kin a fact opens with ("Maya's partner ..." → "partner"), or None."""
+    """The relative a fact is about ("Maya's partner drinks ..." → "partner"), or None: also
+    when the fact names the person again ("Maya's friends call Maya Bex" is about Maya)."""
     m = _KIN_OPENING_RE.match(text)
-    return m.group(1).lower() if m else None
+    if m is None:
+        return None
+    again = re.search(rf"\b{re.escape(m['name'])}\b(?!['’]s)", text[m.end() :])
+    return None if again else m["kin"].lower()
+
+
+def told_of_another(a: str, b: str) -> bool:
+    """The two facts are about different people of one name: one opens with someone's relative
+    and the other with the person or another relative ("Maya's partner drinks one coffee a day"
+    / "Maya drinks about four coffees a day")."""
+    return _kin_opening(a) != _kin_opening(b)
 
 
 def lead_name(text: str) -> str | None:
