@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from kgmem.ingest.claims.engine import extract_claim
 from kgmem.ingest.extractors.llm import FACTS_SCHEMA, build_prompt, parse_facts
 from kgmem.ml.llm import LLMClient, LLMMalformed
 from kgmem.records import Turn
@@ -228,3 +229,23 @@ def test_client_constructor_does_no_io_and_reports_configured() -> None:
     keyed = LLMClient(Settings(llm_api_key="sk-secret"))
     assert keyed.configured and keyed._client is None
     assert "sk-secret" not in repr(vars(keyed))
+
+
+@pytest.mark.parametrize(
+    ("qualifier", "slot"),
+    [("band", "favourite:music"), ("Cuisine", "favourite:food"), ("TV show", "favourite:show")],
+)
+def test_a_favourite_from_the_model_is_keyed_like_the_local_reader_keys_it(
+    qualifier: str, slot: str
+) -> None:
+    claim = {
+        "subject": "Caroline",
+        "slot": "favourite",
+        "qualifier": qualifier,
+        "value": "Radiohead",
+        "polarity": "holds",
+    }
+    (f,) = parse(fact(claim=claim))[0]
+    assert f.claim is not None and f.claim.slot == slot
+    local = extract_claim(f"Caroline's favourite {qualifier.lower()} is Radiohead.")
+    assert local is not None and local.slot == slot

@@ -215,8 +215,7 @@ def _qualifier(pattern: ClaimPattern, match: re.Match[str], value: str) -> str |
             # "Fleetwood Mac is Zainab's absolute favourite": the reader names the kind from
             # the value (``reading``), or keeps no claim
             return UNSAID_KIND
-        head = _head(" ".join(w for w in given.split() if w not in BOUNDARY))
-        return _KIND_OF_WORD.get(head, head) or None
+        return favourite_kind(" ".join(w for w in given.split() if w not in BOUNDARY)) or None
     if slot is Slot.POSSESSION:
         if given in KIND_WORDS:  # "Maya's new car is a Polestar": the kind is said
             return KIND_WORDS[given]
@@ -241,6 +240,14 @@ def _qualifier(pattern: ClaimPattern, match: re.Match[str], value: str) -> str |
         ok = head and head not in STOPWORDS and head not in BOUNDARY and len(head) > 2
         return head if ok else None
     return "general"  # a goal: one current goal unless the wording says for what
+
+
+def favourite_kind(words: str) -> str:
+    """The key of a favourite's kind said in ``words`` ("TV show" → "show", "cuisine" →
+    "food"): the kind its head word names, else the stem of that word; "" for none. The local
+    reader and the LLM engine key favourites alike with it."""
+    head = _head(words.lower())
+    return _KIND_OF_WORD.get(head, head)
 
 
 def _head(text: str) -> str:

@@ -24,6 +24,7 @@ from typing import Any
 from kgmem.core.text import normalize_name
 from kgmem.core.validation import MAX_CONTENT_CHARS
 from kgmem.errors import InvalidInput
+from kgmem.ingest.claims.engine import favourite_kind
 from kgmem.ml.llm import LLMClient, LLMMalformed
 from kgmem.records import Claim, EntityMention, ExtractedFact, RelationMention, Turn
 from kgmem.taxonomy import Category, EntityType, RelationType
@@ -324,6 +325,8 @@ def _claim(raw: object, confidence: float, drops: Counter[str]) -> Claim | None:
         drops["claim"] += 1
         return None
     qualifier = normalize_name(str(raw.get("qualifier") or ""))
+    if slot is Slot.FAVOURITE:
+        qualifier = favourite_kind(qualifier)  # "band" and "singer" are one favourite, as locally
     return Claim(subject, slot_key(slot, qualifier), value, polarity.value, confidence)
 
 
