@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from kgmem.core.slot_guess import unit_rows
 from kgmem.taxonomy.favourite_kinds import FAVOURITE_KINDS
 
 # Calibrated on hand-written values of known kind (bands, dishes, colours, teams, places ...): a
@@ -37,9 +38,7 @@ class KindTable:
 def build_kind_table(embed: Callable[[list[str]], Sequence[Sequence[float]]]) -> KindTable:
     kinds = [kind for kind, words in FAVOURITE_KINDS.items() for _ in words]
     words = [word for ws in FAVOURITE_KINDS.values() for word in ws]
-    m = np.asarray(embed(words), dtype=np.float32)
-    norms = np.linalg.norm(m, axis=1, keepdims=True)
-    return KindTable(tuple(kinds), m / np.where(norms == 0, 1.0, norms))
+    return KindTable(tuple(kinds), unit_rows(np.asarray(embed(words), dtype=np.float32)))
 
 
 def nearest_kind(vector: Sequence[float], table: KindTable) -> str | None:

@@ -79,7 +79,7 @@ def build_table(
         label = parse_label(key)
         labels += [label] * len(phrasings)
         texts += list(phrasings)
-    vectors = _unit_rows(np.asarray(embed(texts), dtype=np.float32))
+    vectors = unit_rows(np.asarray(embed(texts), dtype=np.float32))
     return PrototypeTable(tuple(labels), vectors)
 
 
@@ -114,7 +114,7 @@ def label_scores(sims: np.ndarray, labels: Sequence[Label]) -> dict[Label, float
     return {lab: float(np.mean(sorted(v, reverse=True)[:TOP])) for lab, v in by_label.items()}
 
 
-def _unit_rows(m: np.ndarray) -> np.ndarray:
+def unit_rows(m: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(m, axis=1, keepdims=True)
     return m / np.where(norms == 0, 1.0, norms)
 

@@ -20,7 +20,7 @@ import re
 from kgmem.core.synthesis import STOPWORDS, stem, tokens
 from kgmem.ingest.gate.records import Neighbour
 from kgmem.records import Claim
-from kgmem.taxonomy.slots import Polarity, Slot
+from kgmem.taxonomy.slots import Polarity, Slot, family
 
 # A plan given up and the plan it gives up are said of one doing: their texts are close. Below
 # this, two plans of one person that share a word ("apply for a visa" / "apply for the PhD")
@@ -46,17 +46,13 @@ _DOINGS = frozenset(
 
 
 def _ended_plan(claim: Claim) -> bool:
-    return claim.slot.partition(":")[0] == Slot.GOAL.value and claim.polarity == Polarity.ENDED
+    return family(claim.slot) == Slot.GOAL.value and claim.polarity == Polarity.ENDED
 
 
 def _gives_up_a_doing(claim: Claim) -> bool:
     """A plan ended, or a thing one might plan to do, learn or get given up ("given up on the
     cello" ends "planning to learn the cello this winter")."""
-    return (
-        claim.polarity == Polarity.ENDED
-        and bool(claim.value)
-        and claim.slot.partition(":")[0] in _DOINGS
-    )
+    return claim.polarity == Polarity.ENDED and bool(claim.value) and family(claim.slot) in _DOINGS
 
 
 def _doing(text: str) -> frozenset[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from kgmem.core.text import normalize_name, word_set
+from kgmem.ingest.claims.lexicon import KIN_WORDS
 from kgmem.ingest.gate.records import Neighbour
 
 
@@ -74,11 +75,7 @@ def _words(text: str) -> frozenset[str]:
 
 # a person of someone's circle a fact can open with; not "Maya's team" or "Maya's family",
 # whose facts are often the person's own ("Maya's team is 6 developers")
-_KIN = (
-    r"brother|sister|mom|mum|mother|dad|father|son|daughter|husband|wife|partner|boyfriend"
-    r"|girlfriend|fiancée?|friend|cousin|aunt|uncle|grandma|grandmother|grandpa|grandfather|niece"
-    r"|nephew|boss|colleague|coworker|roommate|neighbou?r|kid|kids|children|parents|manager"
-)
+_KIN = "|".join(k for k in KIN_WORDS.split("|") if k not in ("team", "family"))
 _KIN_OPENING_RE = re.compile(
     rf"^\W*(?P<name>[A-Z][\w-]*)['’]s (?:(?:new|old|older|younger|little|big|best|ex-?)\s*)?"
     rf"(?P<kin>{_KIN})s?\b",
