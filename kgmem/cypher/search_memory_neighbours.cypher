@@ -1,4 +1,4 @@
-// For each candidate: its exact content-hash twins and the nearest memories by embedding, in one namespace. `similarity` is the cosine (the index's score is (1 + cos) / 2; the gate's thresholds and the batch's own neighbours are cosines). The vector index is shared by every namespace: each item reads $k rows and keeps this namespace's; `seen` tells the caller whether a wider read could find more.
+// For each candidate: its exact content-hash twins and the nearest memories by embedding, in one namespace. `similarity` is the cosine (the index's score is (1 + cos) / 2; the gate's thresholds and the batch's own neighbours are cosines). The vector index is shared by every namespace: each item reads $k rows and keeps this namespace's; `seen` tells the caller whether a wider read could find more. `subject_similarity` is a neighbour's cosine to the item's subject name (`it.subject_vector`, a unit vector or null), which the gate takes out of the comparison.
 // params: $namespace, $items, $k
 // The index yields rows best first and collect keeps that order, so this namespace's rows are
 // projected as they come (entities by a pattern comprehension): no per-neighbour aggregation and
@@ -23,7 +23,10 @@ CALL (it) {
            .id, .content, .content_hash, .category, .status, .valid_from, .valid_until,
            .importance, .utility, .confidence, .pinned, .immutable, .created_at, .session_id,
            .claim_subject, .claim_slot, .claim_value, .claim_polarity, .claim_confidence,
-           similarity: 2.0 * score - 1.0, entities: [(node)-[:MENTIONS]->(e:Entity) | e.normalized_name]
+           similarity: 2.0 * score - 1.0,
+           subject_similarity: CASE WHEN it.subject_vector IS NULL THEN null
+                               ELSE 2.0 * vector.similarity.cosine(node.embedding, it.subject_vector) - 1.0 END,
+           entities: [(node)-[:MENTIONS]->(e:Entity) | e.normalized_name]
          } END)[..$k] AS neighbours
 }
 RETURN it.key AS key, twins, neighbours, seen

@@ -92,3 +92,42 @@ def test_controls_retire_nothing(km: Kgmem, arun: Any, namespace: str) -> None:
     _run(km, arun, namespace, CONTROLS, batch=True)
     statuses = _statuses(km, arun, namespace)
     assert statuses and all(s == "active" for s in statuses.values()), statuses
+
+
+# Said without a name (as most agents send turns), where only the wording and no claim ties the
+# change to the old state: the gate compares the facts with "the user" taken out, as it takes a
+# named speaker's name out, so both retire the old value.
+UNNAMED_CHANGES = [
+    ("I study at the Sorbonne.", "Since switching to Sciences Po, my reading list has tripled."),
+    (
+        "I like to travel by train whenever I can.",
+        "I prefer driving these days, with the kids it's easier; can you plan a road trip?",
+    ),
+]
+UNNAMED_CONTROLS = [
+    ("I study at the Sorbonne.", "My reading list for the seminar has tripled."),
+    ("I like to travel by train whenever I can.", "Can you plan a road trip to Cornwall for us?"),
+]
+
+
+def _unnamed(km: Kgmem, arun: Any, ns: str, pairs: list[tuple[str, str]]) -> dict[str, str]:
+    for i, (old, new) in enumerate(pairs):
+        for days, text in ((i, old), (40 + i, new)):
+            turn = Turn(text=text, session_id=f"s{days}", at=T0 + timedelta(days=days))
+            arun(km.observe([turn], namespace=ns, flush=True))
+    return _statuses(km, arun, ns)
+
+
+def test_an_unnamed_user_s_changes_retire_the_old_value_and_controls_nothing(
+    km: Kgmem, arun: Any, namespace: str
+) -> None:
+    statuses = _unnamed(km, arun, namespace, UNNAMED_CHANGES)
+    for key in ("Sorbonne", "train"):
+        olds = [c for c in statuses if key in c]
+        assert olds and all(statuses[c] == "superseded" for c in olds), (key, statuses)
+    controls = f"{namespace}-controls"
+    try:
+        statuses = _unnamed(km, arun, controls, UNNAMED_CONTROLS)
+    finally:
+        arun(km.wipe_namespace(controls))
+    assert statuses and all(s == "active" for s in statuses.values()), statuses

@@ -28,7 +28,8 @@ from kgmem.ingest.gate.batch_dedup import batch_dedup, group_batch
 from kgmem.ingest.gate.contradiction import ContradictionKind, detect_contradiction
 from kgmem.ingest.gate.records import GateAction, GateDecision, Neighbour
 from kgmem.ingest.gate.subject_match import told_of_another
-from kgmem.ingest.gate.write_gate import CONTRADICTION_SIM, REINFORCE_SIM, UPDATE_SIM, decide
+from kgmem.ingest.gate.windows import CONTRADICTION
+from kgmem.ingest.gate.write_gate import REINFORCE_SIM, UPDATE_SIM, decide
 from kgmem.records import EntityMention, ExtractedFact
 from kgmem.taxonomy import ConflictStrategy, MemoryRelation, Status
 
@@ -86,7 +87,7 @@ def test_exact_hash_match_reinforces_whatever_the_cosine() -> None:
         (0.9, A.UPDATE),
         (UPDATE_SIM, A.UPDATE),
         (0.8499, A.CREATE),
-        (CONTRADICTION_SIM, A.CREATE),
+        (CONTRADICTION.raw, A.CREATE),
         (0.1, A.CREATE),
     ],
 )
@@ -269,7 +270,7 @@ def test_contradiction_wins_over_a_high_cosine() -> None:
 
 
 def test_contradictions_below_the_window_are_not_looked_for() -> None:
-    d = gate(GREEN, [nb("m1", BLUE, CONTRADICTION_SIM - 0.01)])
+    d = gate(GREEN, [nb("m1", BLUE, CONTRADICTION.raw - 0.01)])
     assert (d.action, d.contradiction) == (A.CREATE, False)
 
 

@@ -19,7 +19,8 @@ from kgmem.core.synthesis import content_stems, covers, specifics, stem, tokens
 from kgmem.core.text import content_hash, normalize_name
 from kgmem.errors import InvalidInput
 from kgmem.ingest.gate.contradiction import detect_contradiction
-from kgmem.ingest.gate.write_gate import REINFORCE_SIM, SIM_EPS, aware_utc
+from kgmem.ingest.gate.windows import SIM_EPS
+from kgmem.ingest.gate.write_gate import REINFORCE_SIM, aware_utc
 from kgmem.records import EntityMention, ExtractedFact
 
 

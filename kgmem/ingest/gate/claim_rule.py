@@ -91,6 +91,7 @@ def claim_conflict(
     *,
     replacing: bool = False,
     content: str = "",
+    own: float | None = None,
 ) -> ClaimConflict | ClaimSkip | None:
     if claim is None:
         return None
@@ -109,7 +110,7 @@ def claim_conflict(
         order.sort(key=lambda h: h.claim is None or not overlaps(h.claim.value, content))
     for h in order:
         hc = h.claim
-        if hc is None and gives_up(claim, h):
+        if hc is None and gives_up(claim, h, own):
             # "decided not to apply for the PhD after all" closes "planning to apply for a PhD"
             gave_up = ContradictionCheck(
                 ContradictionKind.TRANSITION, ("plan", "ended"), _cue(claim)

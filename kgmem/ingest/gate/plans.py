@@ -5,9 +5,10 @@ this autumn"): people say plans in too many ways for a slot key to name each one
 later gives it up ("decided not to apply for the PhD after all", "no longer planning to move
 abroad", "given up on the cello"), the claim engine reads a goal, a pastime, a language, a habit,
 a thing or a course that ended, with the doing as its value.
-``gives_up(claim, holder)`` says whether that ending closes ``holder``: a live memory of the same
-person that states a plan (``_PLAN_RE``), close to the candidate (cosine ``PLAN_SIM`` or more),
-and names the same doing by a word that is not a light verb ("go", "get", "do" name no plan).
+``gives_up(claim, holder, own)`` says whether that ending closes ``holder``: a live memory of
+the same person that states a plan (``_PLAN_RE``), close to the candidate (the ``PLAN`` window,
+with the person's name taken out when ``own`` is known), and names the same doing by a word
+that is not a light verb ("go", "get", "do" name no plan).
 ``closes_by_name(claim, held_family)`` keeps a given-up plan from closing another kind of fact
 that only mentions its words ("not planning to move to Denver" says nothing of living there).
 Pure.
@@ -19,13 +20,14 @@ import re
 
 from kgmem.core.synthesis import STOPWORDS, stem, tokens
 from kgmem.ingest.gate.records import Neighbour
+from kgmem.ingest.gate.windows import CONTRADICTION, within
 from kgmem.records import Claim
 from kgmem.taxonomy.slots import Polarity, Slot, family
 
 # A plan given up and the plan it gives up are said of one doing: their texts are close. Below
 # this, two plans of one person that share a word ("apply for a visa" / "apply for the PhD")
 # are not told apart by the words alone.
-PLAN_SIM = 0.6
+PLAN = CONTRADICTION
 _PLAN_RE = re.compile(
     r"\b(?:plan|plans|planning|planned|hopes? to|hoping to|going to|gonna|wants? to|intends? to"
     r"|intending to|aims? to|aiming to|thinking (?:of|about)|considering|saving (?:up )?for"
@@ -61,9 +63,10 @@ def _doing(text: str) -> frozenset[str]:
     )
 
 
-def gives_up(claim: Claim, holder: Neighbour) -> bool:
-    """The ended plan ``claim`` closes ``holder``, a memory with no claim (see module doc)."""
-    if not _gives_up_a_doing(claim) or holder.claim is not None or holder.similarity < PLAN_SIM:
+def gives_up(claim: Claim, holder: Neighbour, own: float | None = None) -> bool:
+    """The ended plan ``claim`` closes ``holder``, a memory with no claim (see module doc);
+    ``own`` is the candidate's cosine to its subject's name (``windows.within``)."""
+    if not _gives_up_a_doing(claim) or holder.claim is not None or not within(holder, own, PLAN):
         return False
     if claim.subject not in holder.content.lower() or not _PLAN_RE.search(holder.content):
         return False

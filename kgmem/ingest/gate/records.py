@@ -43,6 +43,8 @@ class Neighbour:
     immutable: bool = False
     created_at: datetime | None = None
     claim: Claim | None = None  # what it asserts, if the write path read a claim from it
+    # its cosine to the candidate's subject name (None: no subject to take out)
+    subject_similarity: float | None = None
 
 
 @dataclass(frozen=True)

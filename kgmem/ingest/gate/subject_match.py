@@ -5,7 +5,8 @@ name — unless both open with a named entity of their own that is missing from 
 (:func:`told_of_another`: "Maya's partner drinks one coffee a day" / "Maya drinks about four
 coffees a day"; "Maya's friends call Maya Bex" is about Maya).
 :func:`lead_name` is the first capitalised word that is not a discourse marker, article or
-pronoun. Pure and deterministic.
+pronoun; :func:`subject_text` the name whose words the gate takes out of a fact's embedding when
+it compares two facts of one person. Pure and deterministic.
 """
 
 from __future__ import annotations
@@ -107,3 +108,15 @@ def lead_name(text: str) -> str | None:
         if word[0].isupper() and word.lower() not in _LEAD_SKIP:
             return word.lower()
     return None
+
+
+def subject_text(content: str, speaker: str | None) -> str | None:
+    """The name a fact is about, as the words to take out of its embedding when the gate compares
+    it with a neighbour (``core.said_similarity``): the speaker's name as the rewrite wrote it
+    ("Fatima", "The user") when the fact says it anywhere ("Since switching to Sciences Po, the
+    user's reading list has tripled"), else its leading name ("Alice's phone number ..."), else
+    None."""
+    if speaker and re.search(rf"(?<!\w){re.escape(speaker)}(?!\w)", content, re.IGNORECASE):
+        return speaker.lower()
+    lead = lead_name(content)
+    return re.sub(r"['’]s$", "", lead) if lead else None

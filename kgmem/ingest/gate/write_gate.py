@@ -5,9 +5,9 @@
 not past their ``valid_until`` when the candidate was said), ranked by cosine with ties broken by
 id. Tier 1: an exact
 content-hash match reinforces. Then the neighbours on the same subject (entity sets not
-disjoint) are visited from the top down to ``CONTRADICTION_SIM``: the first that the candidate
-contradicts (``contradiction.py``), or the first below ``UPDATE_SIM`` (down to
-``REPLACEMENT_SIM``) that a replacement of its person's own state retires (``replacement.py``: "is
+disjoint) are visited from the top down: the first in the ``CONTRADICTION`` window that the
+candidate contradicts (``contradiction.py``), or the first below ``UPDATE_SIM`` in the
+``REPLACEMENT`` window that a replacement of its person's own state retires (``replacement.py``: "is
 the sous chef now" after "works as a line cook", unless both claims were read with confidence
 and of one slot family or named outright), gets the ``ConflictStrategy``; before
 that, a claim on the same subject and slot (``claim_rule.py``) is judged; otherwise the first at ≥
@@ -17,7 +17,8 @@ created. Nothing is deleted: a superseded memory gets ``valid_until`` and a ``SU
 ("never delete — invalidate"); an immutable memory is never rewritten or superseded and
 a pinned one never superseded silently — those become ``flag`` (both kept, ``CONTRADICTS``).
 Duplicates inside one batch are collapsed before the gate (``batch_dedup.py``). The records the
-gate reads and returns are in ``records.py``, the same-subject rule in ``subject_match.py``.
+gate reads and returns are in ``records.py``, the same-subject rule in ``subject_match.py``, the
+windows (compared with the subject's name taken out of both facts) in ``windows.py``.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from kgmem.ingest.gate.records import GateAction, GateDecision, Neighbour
 from kgmem.ingest.gate.replacement import aims, retires, says_replacement
 from kgmem.ingest.gate.sameness import MIN_SHARED_WORDING, separate_occurrences, shared_wording
 from kgmem.ingest.gate.subject_match import lead_name, same_subject
+from kgmem.ingest.gate.windows import CONTRADICTION, REPLACEMENT, SIM_EPS, within
 from kgmem.records import Claim, ExtractedFact
 from kgmem.taxonomy import Category, ConflictStrategy, MemoryRelation, Status
 from kgmem.taxonomy.parsing import parse_enum
@@ -49,18 +51,9 @@ from kgmem.taxonomy.slots import DATE_VALUED, family
 # 0.85-0.95 a near-duplicate to merge (0.85 is also the DEDUP_COSINE_SIM).
 REINFORCE_SIM = 0.95
 UPDATE_SIM = 0.85
-# Contradictions are looked for from the PROXY_DEDUP_SIM (0.60), just above its reconcile
-# window's floor (0.55): related enough to be about the same thing, far below a duplicate.
-CONTRADICTION_SIM = 0.60
-# A person's own state said again as changed ("Arjun changed to psychology" after "Arjun's degree
-# is in accounting", cosine 0.58) retires the nearest same-subject state down to this cosine: the
-# change wording, not the likeness of the words, says they are one attribute. Tuned on the truth
-# corpus's tune half (benchmarks/truth.py).
-REPLACEMENT_SIM = 0.50
 # A synthesis states one fact with its details, not everything said about a subject: a merge
 # longer than this is stored beside its neighbour (ELABORATES) instead.
 MAX_MERGED_CHARS = 400
-SIM_EPS = 1e-9  # a cosine of 0.95 computed as 0.9499999999 is still 0.95
 
 # Statuses a new fact can duplicate or contradict; superseded/merged/archived ones are history.
 LIVE_STATUSES: frozenset[str] = frozenset({Status.ACTIVE, Status.STALE, Status.CHALLENGED})
@@ -90,10 +83,13 @@ def decide(
     holders: Sequence[Neighbour] = (),
     min_claim_confidence: float = CLAIM_MIN_CONFIDENCE,
     said_at: datetime | None = None,
+    subject_similarity: float | None = None,
 ) -> GateDecision:
     """Gate one candidate against its neighbours and the memories asserting the same subject's
     slot (``holders``; see module doc). ``said_at`` is the candidate's turn time: a candidate
-    dated before a stored fact is kept as history only when it was also said before it."""
+    dated before a stored fact is kept as history only when it was also said before it.
+    ``subject_similarity`` is the candidate's cosine to the name it is about: with each
+    neighbour's, the windows compare the two facts with that name taken out (``windows.py``)."""
     strategy = parse_enum(ConflictStrategy, strategy, "conflict strategy")
     now = aware_utc(now)
     # live as of when the candidate was said: importing a history meets a plan that was current
@@ -112,12 +108,25 @@ def decide(
     claimed = [h for h in (*holders, *live) if _is_live(h, when)]
     replacing = says_replacement(candidate.content)
     verdict = claim_conflict(
-        claim, claimed, min_claim_confidence, replacing=replacing, content=candidate.content
+        claim,
+        claimed,
+        min_claim_confidence,
+        replacing=replacing,
+        content=candidate.content,
+        own=subject_similarity,
     )
     if isinstance(verdict, ClaimConflict):
         return _resolve(candidate, verdict.holder, verdict.check, strategy, now, said_at)
     decision = _by_similarity(
-        candidate, candidate_entities, live, strategy, now, claim, min_claim_confidence, said_at
+        candidate,
+        candidate_entities,
+        live,
+        strategy,
+        now,
+        claim,
+        min_claim_confidence,
+        said_at,
+        subject_similarity,
     )
     if isinstance(verdict, ClaimSkip) and decision.action == GateAction.CREATE:
         return replace(decision, reason=f"{decision.reason}; {verdict.reason}")
@@ -133,6 +142,7 @@ def _by_similarity(
     claim: Claim | None,
     min_claim_confidence: float,
     said_at: datetime | None,
+    own: float | None,
 ) -> GateDecision:
     subject = frozenset(normalize_name(e) for e in candidate_entities) - {""}
     # About someone else (disjoint entities): never a duplicate, never a contradiction.
@@ -143,15 +153,17 @@ def _by_similarity(
     passed: list[str] = []  # near neighbours found to be other facts, for the reason
     for n in same:
         sim = _sim(n)
-        if sim < min(CONTRADICTION_SIM, REPLACEMENT_SIM) - SIM_EPS:
-            break  # ranked by cosine: nothing further can contradict, replace or duplicate
+        contradicting = within(n, own, CONTRADICTION)
+        replacing = within(n, own, REPLACEMENT)
+        if not (contradicting or replacing or sim >= UPDATE_SIM - SIM_EPS):
+            continue  # too far apart to contradict, replace or duplicate the candidate
         if not is_correction and separate_occurrences(candidate.content, n.content):
             passed.append(f"{n.memory_id} is another dated occurrence")
             continue  # two dated events: neither one told twice nor one contradicting the other
         read = _read_as(claim, n.claim, min_claim_confidence)
         conflict = (
             None
-            if read == "attributes" or sim < CONTRADICTION_SIM - SIM_EPS
+            if read == "attributes" or not contradicting
             else detect_contradiction(candidate.content, n.content, new_is_correction=is_correction)
         )
         if (
@@ -168,7 +180,11 @@ def _by_similarity(
             conflict = None  # "coverage improved to 78%" beside "trying to achieve 100%"
         if conflict is not None:
             return _resolve(candidate, n, conflict, strategy, now, said_at)
-        if sim < UPDATE_SIM - SIM_EPS and retires(candidate, claim, n, min_claim_confidence):
+        if (
+            sim < UPDATE_SIM - SIM_EPS
+            and replacing
+            and retires(candidate, claim, n, min_claim_confidence)
+        ):
             # "Jamal is the sous chef now" after "Jamal works as a line cook": the nearest state
             # of the same person, said again as changed, whatever slot either was read as.
             check = ContradictionCheck(

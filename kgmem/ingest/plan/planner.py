@@ -38,6 +38,7 @@ from kgmem.ingest.plan.records import Candidate, WritePlan
 from kgmem.ingest.plan.resolution import resolve_entities
 from kgmem.ingest.plan.rows import plan_writes
 from kgmem.ingest.plan.scoring import peer_similarities, score_candidate
+from kgmem.ingest.plan.subjects import with_subjects
 from kgmem.ingest.reports import ExtractionReport
 from kgmem.records import Claim, ExtractedFact, Turn
 from kgmem.taxonomy import ConflictStrategy
@@ -67,11 +68,13 @@ async def gate_and_plan(
     by_id = {t.turn_id: t for t in turns}
     claims = await asyncio.to_thread(_read_claims, ing, groups, embeddings, by_id)
     candidates: list[Candidate] = []
+    speakers: list[str | None] = []
     for key, g in enumerate(groups):
         f = _state_outlives_plan(g.fact, claims[key])
         src = [by_id[s] for s in f.source_turn_ids if s in by_id]
         first = src[0] if src else turns[0]
         entities = frozenset(n for n in (normalize_name(e.name) for e in f.entities) if n)
+        speakers.append(speaker_label(first.speaker, first.role) if src else None)
         candidates.append(
             Candidate(
                 key=key,
@@ -86,11 +89,17 @@ async def gate_and_plan(
                 claim=claims[key],
             )
         )
+    candidates = await asyncio.to_thread(
+        with_subjects, candidates, speakers, name_vecs, ing.embedder.embed
+    )
     rows = await index_search.search_memory_neighbours(
         ing.graph,
         namespace=ns,
         k=NEIGHBOURS_K,
-        items=[{"key": c.key, "hash": c.hash, "embedding": c.embedding} for c in candidates],
+        items=[
+            {"key": c.key, "hash": c.hash, "embedding": c.embedding, "subject_vector": c.subject}
+            for c in candidates
+        ],
     )
     neighbours = {int(r["key"]): [_neighbour(n) for n in r["neighbours"]] for r in rows}
     holder_rows = await index_search.find_claim_holders(
@@ -103,6 +112,7 @@ async def gate_and_plan(
                 "subject": c.claim.subject,
                 "families": holder_families(c.claim.slot),
                 "embedding": c.embedding,
+                "subject_vector": c.subject,
             }
             for c in candidates
             if c.claim is not None
@@ -222,6 +232,7 @@ def _neighbour(n: dict[str, Any]) -> Neighbour:
         content=n["content"],
         content_hash=n["content_hash"],
         similarity=float(n["similarity"]),
+        subject_similarity=_opt_float(n.get("subject_similarity")),
         category=n.get("category") or "fact",
         status=n.get("status") or "active",
         valid_from=_opt_utc(n.get("valid_from")),
@@ -234,6 +245,10 @@ def _neighbour(n: dict[str, Any]) -> Neighbour:
         immutable=bool(n.get("immutable")),
         created_at=_opt_utc(n.get("created_at")),
     )
+
+
+def _opt_float(value: object) -> float | None:
+    return float(value) if isinstance(value, int | float) else None
 
 
 def _opt_utc(value: object) -> datetime | None:

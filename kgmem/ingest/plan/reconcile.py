@@ -63,6 +63,7 @@ def reconcile(
             holders=held + [n for n in batch if n.claim is not None],
             min_claim_confidence=min_claim_confidence,
             said_at=c.at,
+            subject_similarity=c.subject_similarity,
         )
         decisions[i] = d
         if d.action == GateAction.SUPERSEDE and not d.candidate_is_history and d.target_id:
@@ -86,12 +87,15 @@ def _batch_neighbours(
     live = [(e, v) for e, v in earlier if f"{BATCH_REF}{e.key}" not in retired]
     if not live:
         return []
-    sims = np.stack([v for _, v in live]) @ vec
+    rows = np.stack([v for _, v in live])
+    sims = rows @ vec
+    # each earlier fact's cosine to c's subject, as the graph returns it for stored neighbours
+    to_subject = None if c.subject is None else rows @ _unit(c.subject)
     nearest = set(np.argsort(-sims, kind="stable")[:k].tolist())
     subject = None if c.claim is None else c.claim.subject
     families = () if c.claim is None else holder_families(c.claim.slot)
     return [
-        _as_neighbour(e, float(sims[j]))
+        _as_neighbour(e, float(sims[j]), None if to_subject is None else float(to_subject[j]))
         for j, (e, _) in enumerate(live)
         if j in nearest
         or (e.claim is not None and e.claim.subject == subject and family(e.claim.slot) in families)
@@ -104,13 +108,14 @@ def _unit(embedding: Sequence[float]) -> np.ndarray:
     return v / norm if norm > 0 else v
 
 
-def _as_neighbour(c: Candidate, similarity: float) -> Neighbour:
+def _as_neighbour(c: Candidate, similarity: float, to_subject: float | None) -> Neighbour:
     f = c.fact
     return Neighbour(
         memory_id=f"{BATCH_REF}{c.key}",
         content=f.content,
         content_hash=c.hash,
         similarity=max(0.0, min(1.0, similarity)),
+        subject_similarity=to_subject,
         category=f.category,
         valid_from=f.valid_from or c.at,
         valid_until=f.valid_until,

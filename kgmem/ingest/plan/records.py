@@ -37,6 +37,10 @@ class Candidate:
     at: datetime  # when it was said (the turn's own time)
     source: str
     claim: Claim | None = None  # what it asserts (the engine's, else the local claim reader's)
+    # the unit vector of the name it is about (``subject_match.subject_text``), and the fact's
+    # cosine to it: the gate compares facts with that name taken out (``core.said_similarity``)
+    subject: list[float] | None = None
+    subject_similarity: float | None = None
 
 
 @dataclass
