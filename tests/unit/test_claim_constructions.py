@@ -234,6 +234,8 @@ _READINGS = [
     " | holds",
     "Green is Tobias's favourite colour these days. | tobias | favourite:colour | green | holds",
     "Leila started at Mercy General two weeks ago. | leila | employer | mercy general | holds",
+    "Since starting at the roastery as a green coffee buyer, Maya's mornings are so much calmer."
+    " | maya | employer | roastery | holds",
     # dates an event is set for or moved to; an appointment is keyed by whom it is with
     "Maya said: The conference got pushed back to April 10. | maya | deadline:conferenc"
     " | april 10 | holds",
@@ -369,6 +371,10 @@ def _acts(old: str, new: str) -> bool:
         ("Maya has a cat named Juniper.", "Maya doesn't have any pets anymore."),
         ("Maya is not seeing anyone at the moment.", "Maya has been dating Sam for a month."),
         ("Leila is a nurse at St. Luke's Hospital.", "Leila started at Mercy General."),
+        (
+            "Maya works as a barista at a small cafe called Bean There.",
+            "Since starting at the roastery as a green coffee buyer, Maya's mornings are calmer.",
+        ),
         ("Aroha is married to Tom.", "Aroha's divorce was finalised on Tuesday."),
         ("Maya's phone is an iPhone 11.", "Maya's new Pixel 8 takes amazing photos."),
         ("Maya sprained their wrist.", "Maya's wrist has fully healed."),
@@ -404,6 +410,12 @@ def test_a_change_said_these_ways_retires_the_old_claim(old: str, new: str) -> N
             "Maya has a call with the producer on April 22.",
         ),
         ("Leila is a nurse at St. Luke's Hospital.", "Leila started at St. Luke's Hospital."),
+        (
+            "Maya works as a barista at a small cafe called Bean There.",
+            "Maya started at Bean There in March.",
+        ),
+        # a time one started at is no work place
+        ("Maya works as a barista at a small cafe called Bean There.", "Maya started at 9am."),
     ],
 )
 def test_a_repetition_in_other_words_retires_nothing(old: str, new: str) -> None:

@@ -44,6 +44,12 @@ _NUMBER_WORDS = (
     r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple|a few|several)"
 )
 
+# "started at 9am", "starting at noon", "started at the beginning": when, not where
+_NOT_A_TIME = (
+    r"(?! (?:\d|noon\b|midnight\b|dawn\b|dusk\b|sunrise\b|sunset\b"
+    r"|the (?:beginning|start|top|bottom|end)\b))"
+)
+
 WORK: tuple[ClaimPattern, ...] = (
     # a named school one starts at is a school, not a work place: "starts at Edinburgh
     # University in September"
@@ -206,7 +212,10 @@ WORK: tuple[ClaimPattern, ...] = (
         rf"\b(?:joined(?= (?:the )?(?-i:[A-Z]))(?! (?:the )?(?:[\w'’&-]+ ){{0,5}}?{_CLUBS}\b)"
         rf"|got a job at|got hired (?:at|by)"
         rf"|was hired (?:at|by)"
-        rf"|accepted (?:an |the )?(?:job )?offer from|started (?:a (?:new )?job )?at|new job at"
+        rf"|accepted (?:an |the )?(?:job )?offer from|started (?:a (?:new )?job )?at{_NOT_A_TIME}"
+        rf"|new job at"
+        # a new job said in passing: "since starting at the roastery, my mornings are calmer"
+        rf"|since (?:starting|beginning) (?:a (?:new )?job |work )?at{_NOT_A_TIME}"
         rf"|works (?:in|on) (?:[\w-]+ ){{1,3}}?at(?= (?:the )?(?-i:[A-Z]))"
         rf"|started (?:a |an )?(?:new )?(?:[\w-]+ )?(?:job|role|position|gig) (?:at|with)"
         rf"|teaches at|teaching at|coaches at"

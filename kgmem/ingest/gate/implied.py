@@ -60,7 +60,12 @@ def _partnered_again(claim: Claim, held: Claim) -> bool:
 
 
 # a work place named after a job title: "a nurse at St. Luke's Hospital", "an analyst for Aviva"
-_AT_PLACE_RE = re.compile(r"\b(?:at|for) (?:the )?((?:St\. )?[A-Z][\w'’&-]*(?: [A-Z][\w'’&-]*)*)")
+# a work place named after "at" or "for", or after its kind: "a barista at a small cafe called
+# Bean There"
+_AT_PLACE_RE = re.compile(
+    r"\b(?:at|for) (?:(?:the |a |an )?(?:[\w'’-]+ ){1,3}?(?:called|named) )?(?:the )?"
+    r"((?:St\. )?[A-Z][\w'’&-]*(?: [A-Z][\w'’&-]*)*)"
+)
 
 
 def _split_up(claim: Claim, held: Claim) -> bool:
