@@ -77,6 +77,10 @@ _WORDED: tuple[tuple[re.Pattern[str], Slot], ...] = tuple(
     )
 )  # fmt: skip
 _WORD_RE = re.compile(r"[^\W\d_]+(?=['’]s\b|\b)")
+# The rewrite names a speaker without a name "The user" (claim subject "user"): a question about
+# "the user" is about that person, not their sister's job.
+UNNAMED_USER = "user"
+_THE_USER_RE = re.compile(r"\b(?:the )?user(?:['’]s)?\b", re.IGNORECASE)
 # what a worded question's guess says it is sure of: as sure as the surest prototype guess
 WORDED_CONFIDENCE = 0.75
 
@@ -100,7 +104,8 @@ def query_slot(query: str, vector: Sequence[float], table: PrototypeTable) -> Sl
 def asked_about(query: str) -> frozenset[str]:
     """The names a question asks about, read from its capitalised words (each run of them, and
     each word), for an intent whose channels ran no entity recognition: the claim channel must
-    not answer "What pet does Ibrahim have?" with his brother's puppy. No model run: the small
+    not answer "What pet does Ibrahim have?" with his brother's puppy, nor "Where does the user
+    work?" with the user's sister's job ("the user" is ``UNNAMED_USER``). No model run: the small
     model misses short names in questions anyway ("What pet does Ana have?")."""
     words = _WORD_RE.findall(query)[1:]  # the first word is capitalised by the sentence
     runs: list[list[str]] = [[]]
@@ -110,6 +115,8 @@ def asked_about(query: str) -> frozenset[str]:
         elif runs[-1]:
             runs.append([])
     names = {" ".join(r) for r in runs if r} | {w for r in runs for w in r}
+    if _THE_USER_RE.search(query):
+        names.add(UNNAMED_USER)
     return frozenset(normalize_name(n) for n in names) - {""}
 
 

@@ -28,7 +28,13 @@ from kgmem.ml.embedder import Embedder
 from kgmem.ml.nlp import Nlp
 from kgmem.recall.candidates import Candidate, Scored
 from kgmem.recall.channels import StageClock, collect, pool_size, run_channels
-from kgmem.recall.claim_channel import asked_about, claim_search, query_slot, table_for
+from kgmem.recall.claim_channel import (
+    UNNAMED_USER,
+    asked_about,
+    claim_search,
+    query_slot,
+    table_for,
+)
 from kgmem.recall.diversity import centroid, gate_confidence, hit_confidence
 from kgmem.recall.episode_hits import EPISODE_KIND, TurnMatch, wanted
 from kgmem.recall.feedback import refine
@@ -93,6 +99,10 @@ async def recall(
         subjects = q_entities or asked_about(req.query)
         rows: Sequence[ScoredId] = await claim_search(graph, req.namespace, subjects, guess)
         run.queries.append("search_claim_holders")
+        if not rows and subjects == {UNNAMED_USER}:
+            # "the user" of a namespace whose speaker has a name: every subject, as before
+            rows = await claim_search(graph, req.namespace, (), guess)
+            run.queries.append("search_claim_holders")
         collect(ev, rankings, "claim", rows, "claim")
         run.tick("claim")
     if profile.feedback:

@@ -104,3 +104,27 @@ def test_the_channel_reads_the_person_asked_about_not_their_kin(
     result = arun(km.recall("What pet does Ana have?", namespace=namespace, dry=True))
     claim_hits = [h.content for h in result.hits if any(c.channel == "claim" for c in h.channels)]
     assert claim_hits == ["Ana has a cat called Mochi."], [h.content for h in result.hits]
+
+
+def test_the_user_asked_about_is_the_unnamed_speaker_and_a_named_one_when_none_is(
+    km: Kgmem, arun: Any, namespace: str
+) -> None:
+    turns = [
+        Turn("I have a cat called Mochi.", at=datetime.fromisoformat("2024-01-05T10:00:00+00:00")),
+        Turn(
+            "My brother just adopted a puppy named Rocket.",
+            at=datetime.fromisoformat("2024-02-05T10:00:00+00:00"),
+        ),
+    ]
+    arun(km.observe(turns, namespace=namespace, flush=True))
+    result = arun(km.recall("What pet does the user have?", namespace=namespace, dry=True))
+    claim_hits = [h.content for h in result.hits if any(c.channel == "claim" for c in h.channels)]
+    assert claim_hits == ["The user has a cat called Mochi."], [h.content for h in result.hits]
+    named = f"{namespace}-named"
+    try:
+        arun(km.observe(ANA[:1], namespace=named, flush=True))
+        result = arun(km.recall("How old is the user?", namespace=named, dry=True))
+    finally:
+        arun(km.wipe_namespace(named))
+    claim_hits = [h.content for h in result.hits if any(c.channel == "claim" for c in h.channels)]
+    assert claim_hits and all("Ana" in c for c in claim_hits), [h.content for h in result.hits]

@@ -14,8 +14,12 @@ from kgmem.recall.claim_channel import asked_about
         ("What is Dmitri's role?", {"dmitri"}),
         ("Who does Priya Shah work for now?", {"priya shah", "priya", "shah"}),
         ("Is Chloé seeing anyone?", {"chloé"}),
+        # "the user" is the rewrite's name for a speaker without one, not their relatives
+        ("Where does the user live?", {"user"}),
+        ("What is the user's budget?", {"user"}),
+        ("User's favourite colour?", {"user"}),
+        ("How many users signed up?", set()),
         # a question that names no one is about everyone (a one-person namespace)
-        ("Where does the user live?", set()),
         ("What is my budget?", set()),
     ],
 )
