@@ -16,7 +16,7 @@ from kgmem.core.said_similarity import said_similarity
 from kgmem.core.text import content_hash
 from kgmem.ingest.gate.records import GateAction, Neighbour
 from kgmem.ingest.gate.subject_match import subject_text
-from kgmem.ingest.gate.windows import CONTRADICTION, REPLACEMENT, said, within
+from kgmem.ingest.gate.windows import CONTRADICTION, REPLACEMENT, within, without_name
 from kgmem.ingest.gate.write_gate import decide
 from kgmem.records import ExtractedFact
 from kgmem.taxonomy import ConflictStrategy
@@ -83,11 +83,11 @@ def nb(sim: float, to_subject: float | None, content: str = "The user studies at
 
 def test_windows_use_the_said_cosine_when_both_sides_know_the_name() -> None:
     n = nb(0.45, 0.3)
-    value = said(n, 0.3)
+    value = without_name(n, 0.3)
     assert value is not None and value > CONTRADICTION.said
     assert within(n, 0.3, CONTRADICTION)
     # the same pair with no subject to take out is judged by its raw cosine
-    assert said(n, None) is None and not within(n, None, CONTRADICTION)
+    assert without_name(n, None) is None and not within(n, None, CONTRADICTION)
     assert within(nb(0.45, None), 0.3, REPLACEMENT) is False
     assert within(nb(0.55, None), None, REPLACEMENT)
 

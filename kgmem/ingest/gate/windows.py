@@ -40,7 +40,7 @@ REPLACEMENT = Window(raw=0.50, said=0.25)
 SIM_EPS = 1e-9  # a cosine of 0.60 computed as 0.5999999999 is still 0.60
 
 
-def said(n: Neighbour, own: float | None) -> float | None:
+def without_name(n: Neighbour, own: float | None) -> float | None:
     """The neighbour's cosine to the candidate with the subject's name taken out, or None when
     either side's cosine to the name is unknown; ``own`` is the candidate's."""
     if own is None or n.subject_similarity is None:
@@ -51,7 +51,7 @@ def said(n: Neighbour, own: float | None) -> float | None:
 
 def within(n: Neighbour, own: float | None, window: Window) -> bool:
     """Whether the neighbour is alike enough for ``window`` (see module doc)."""
-    value = said(n, own)
+    value = without_name(n, own)
     if value is not None:
         return value >= window.said - SIM_EPS
     raw = float(n.similarity)

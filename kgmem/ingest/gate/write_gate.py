@@ -41,7 +41,7 @@ from kgmem.ingest.gate.records import GateAction, GateDecision, Neighbour
 from kgmem.ingest.gate.replacement import aims, retires, says_replacement
 from kgmem.ingest.gate.sameness import MIN_SHARED_WORDING, separate_occurrences, shared_wording
 from kgmem.ingest.gate.subject_match import lead_name, same_subject
-from kgmem.ingest.gate.windows import CONTRADICTION, REPLACEMENT, SIM_EPS, within
+from kgmem.ingest.gate.windows import CONTRADICTION, REPLACEMENT, SIM_EPS, within, without_name
 from kgmem.records import Claim, ExtractedFact
 from kgmem.taxonomy import Category, ConflictStrategy, MemoryRelation, Status
 from kgmem.taxonomy.parsing import parse_enum
@@ -116,7 +116,9 @@ def decide(
         own=subject_similarity,
     )
     if isinstance(verdict, ClaimConflict):
-        return _resolve(candidate, verdict.holder, verdict.check, strategy, now, said_at)
+        return _resolve(
+            candidate, verdict.holder, verdict.check, strategy, now, said_at, subject_similarity
+        )
     decision = _by_similarity(
         candidate,
         candidate_entities,
@@ -179,7 +181,7 @@ def _by_similarity(
         ):
             conflict = None  # "coverage improved to 78%" beside "trying to achieve 100%"
         if conflict is not None:
-            return _resolve(candidate, n, conflict, strategy, now, said_at)
+            return _resolve(candidate, n, conflict, strategy, now, said_at, own)
         if (
             sim < UPDATE_SIM - SIM_EPS
             and replacing
@@ -190,7 +192,7 @@ def _by_similarity(
             check = ContradictionCheck(
                 ContradictionKind.VALUE_CHANGE, (n.content, candidate.content), "replacement"
             )
-            return _resolve(candidate, n, check, strategy, now, said_at)
+            return _resolve(candidate, n, check, strategy, now, said_at, own)
         if sim >= REINFORCE_SIM - SIM_EPS:
             reason = f"cosine {_fmt(sim)} ≥ {REINFORCE_SIM} (semantic duplicate)"
             return GateDecision(GateAction.REINFORCE, n.memory_id, reason, sim)
@@ -206,7 +208,7 @@ def _by_similarity(
                 check = ContradictionCheck(
                     ContradictionKind.VALUE_CHANGE, (n.content, candidate.content), "replacement"
                 )
-                return _resolve(candidate, n, check, strategy, now, said_at)
+                return _resolve(candidate, n, check, strategy, now, said_at, own)
             shared = shared_wording(candidate.content, n.content, names)
             if shared < MIN_SHARED_WORDING:
                 passed.append(f"{n.memory_id} shares {shared:.0%} of its wording")
@@ -261,10 +263,16 @@ def _resolve(
     strategy: ConflictStrategy,
     now: datetime,
     said_at: datetime | None = None,
+    own: float | None = None,
 ) -> GateDecision:
-    """The five strategies; the truth anchors turn a forbidden change into a flag."""
+    """The five strategies; the truth anchors turn a forbidden change into a flag. ``own`` is the
+    candidate's cosine to its subject's name: the reason shows the cosine the windows used."""
     sim = _sim(n)
-    why = f"contradicts {n.memory_id} ({conflict.describe()}, cosine {_fmt(sim)}); {strategy}"
+    without = without_name(n, own)
+    cosine = f"cosine {_fmt(sim)}" + (
+        "" if without is None else f", {_fmt(without)} without the name"
+    )
+    why = f"contradicts {n.memory_id} ({conflict.describe()}, {cosine}); {strategy}"
 
     base = GateDecision(
         GateAction.FLAG, n.memory_id, why, sim, contradiction=True, conflict=conflict,

@@ -24,6 +24,7 @@ import numpy as np
 from kgmem.ingest.gate.records import GateAction, GateDecision, Neighbour
 from kgmem.ingest.gate.write_gate import aware_utc, decide
 from kgmem.ingest.plan.records import Candidate, WritePlan
+from kgmem.ingest.plan.subjects import unit
 from kgmem.records import WriteReceipt
 from kgmem.taxonomy import ConflictStrategy
 from kgmem.taxonomy.slots import family, holder_families
@@ -48,7 +49,7 @@ def reconcile(
     retired: set[str] = set()
     for i in order:
         c = candidates[i]
-        vec = _unit(c.embedding)
+        vec = unit(c.embedding)
         batch = _batch_neighbours(c, vec, earlier, retired, neighbours_k)
         stored = [n for n in neighbours.get(c.key, []) if n.memory_id not in retired]
         held = [n for n in holders.get(c.key, []) if n.memory_id not in retired]
@@ -90,7 +91,7 @@ def _batch_neighbours(
     rows = np.stack([v for _, v in live])
     sims = rows @ vec
     # each earlier fact's cosine to c's subject, as the graph returns it for stored neighbours
-    to_subject = None if c.subject is None else rows @ _unit(c.subject)
+    to_subject = None if c.subject is None else rows @ unit(c.subject)
     nearest = set(np.argsort(-sims, kind="stable")[:k].tolist())
     subject = None if c.claim is None else c.claim.subject
     families = () if c.claim is None else holder_families(c.claim.slot)
@@ -100,12 +101,6 @@ def _batch_neighbours(
         if j in nearest
         or (e.claim is not None and e.claim.subject == subject and family(e.claim.slot) in families)
     ]
-
-
-def _unit(embedding: Sequence[float]) -> np.ndarray:
-    v = np.asarray(embedding, dtype=np.float64)
-    norm = float(np.linalg.norm(v))
-    return v / norm if norm > 0 else v
 
 
 def _as_neighbour(c: Candidate, similarity: float, to_subject: float | None) -> Neighbour:

@@ -46,13 +46,14 @@ def with_subjects(
         if not text:
             out.append(c)
             continue
-        s = _unit(vectors[text])
-        own = float(_unit(c.embedding) @ s)
+        s = unit(vectors[text])
+        own = float(unit(c.embedding) @ s)
         out.append(replace(c, subject=s.tolist(), subject_similarity=own))
     return out
 
 
-def _unit(v: Sequence[float]) -> np.ndarray:
+def unit(v: Sequence[float]) -> np.ndarray:
+    """``v`` as a float64 unit vector (a zero vector as it is)."""
     a = np.asarray(v, dtype=np.float64)
     norm = float(np.linalg.norm(a))
     return a / norm if norm > 0 else a
