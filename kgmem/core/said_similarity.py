@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import math
 
-# Below this the subject is (nearly) the whole of one text: nothing else is left to compare.
+# Below this (1 − cosine² to the subject) the subject is (nearly) the whole of one text: nothing
+# else is left to compare.
 _MIN_REST = 1e-6
 
 
@@ -29,8 +30,8 @@ def said_similarity(pair: float, a_subject: float, b_subject: float) -> float:
 
     ``pair`` is the cosine of the two texts, ``a_subject`` and ``b_subject`` each text's cosine to
     the subject's name. A text that is all subject (``|x·s|`` of 1) leaves the pair as it was."""
-    rest = (1.0 - a_subject * a_subject) * (1.0 - b_subject * b_subject)
-    if rest <= _MIN_REST:
+    a_rest, b_rest = 1.0 - a_subject * a_subject, 1.0 - b_subject * b_subject
+    if a_rest <= _MIN_REST or b_rest <= _MIN_REST:
         return max(-1.0, min(1.0, pair))
-    value = (pair - a_subject * b_subject) / math.sqrt(rest)
+    value = (pair - a_subject * b_subject) / math.sqrt(a_rest * b_rest)
     return max(-1.0, min(1.0, value))

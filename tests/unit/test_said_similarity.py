@@ -36,7 +36,8 @@ def _unit(v: list[float]) -> np.ndarray:
 def _projected(a: np.ndarray, b: np.ndarray, s: np.ndarray) -> float | None:
     pa, pb = a - (a @ s) * s, b - (b @ s) * s
     na, nb = np.linalg.norm(pa), np.linalg.norm(pb)
-    if na < 1e-3 or nb < 1e-3:
+    # a text (nearly) all subject: the three-cosine form loses the digits the rest needs
+    if na < 1e-2 or nb < 1e-2:
         return None
     return float(pa @ pb / (na * nb))
 

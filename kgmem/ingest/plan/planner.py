@@ -90,7 +90,7 @@ async def gate_and_plan(
             )
         )
     candidates = await asyncio.to_thread(
-        with_subjects, candidates, speakers, name_vecs, ing.embedder.embed
+        with_subjects, candidates, speakers, name_vecs, ing.embedder.embed_query
     )
     rows = await index_search.search_memory_neighbours(
         ing.graph,

@@ -4,9 +4,10 @@ The gate compares a candidate with its neighbours with that name taken out
 (``core.said_similarity``): a name shared by two facts of one person says nothing about whether
 they state one attribute. ``with_subjects`` finds each candidate's subject text
 (``subject_match.subject_text``: the speaker's name as the rewrite wrote it, else the leading
-name), takes its vector from the batch's entity-name vectors or embeds the rest in one call, and
-returns the candidates with ``subject`` and ``subject_similarity`` set (None when a fact names no
-one). Runs the embedder: call it in a thread.
+name), takes its vector from the batch's entity-name vectors or embeds the rest (one name per
+call, through the embedder's query cache), and returns the candidates with ``subject`` and
+``subject_similarity`` set (None when a fact names no one). Runs the embedder: call it in a
+thread.
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ def with_subjects(
     embed: Callable[[list[str]], list[list[float]]],
 ) -> list[Candidate]:
     """The candidates with their subject's unit vector and their cosine to it; ``speakers[i]`` is
-    the name the rewrite used for candidate i's speaker (None when it has no source turn)."""
+    the name the rewrite used for candidate i's speaker (None when it has no source turn).
+    ``embed`` is called with one name at a time, so a cached embedder (``Embedder.embed_query``)
+    runs the model once for a name every batch repeats ("the user")."""
     texts = [subject_text(c.fact.content, s) for c, s in zip(candidates, speakers, strict=True)]
     vectors: dict[str, list[float]] = {}
     missing = []
@@ -38,9 +41,8 @@ def with_subjects(
             vectors[t] = known
         else:
             missing.append(t)
-    missing.sort()
-    if missing:
-        vectors |= dict(zip(missing, embed(missing), strict=True))
+    for t in sorted(missing):
+        vectors[t] = embed([t])[0]
     out = []
     for c, text in zip(candidates, texts, strict=True):
         if not text:
