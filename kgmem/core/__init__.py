@@ -9,6 +9,8 @@ pyproject.toml checks it). What lives here:
 - ``time``, ``text``, ``namespaces``, ``holders``: time and text helpers (UTC timestamps,
   normalisation, content hashes, content words, word lists, Lucene escaping), the namespace a
   recall also reads, a lease holder's id;
+- ``dates``: date expressions resolved against a reference time (the write path dates what a
+  turn says by the turn's time; recall reads the period a question names by the time it is asked);
 - vocabulary and checks: ``validation`` (the checks every boundary applies), ``memory_kind``,
   ``slot_guess`` (the attribute slot a memory asserts, by its embedding), ``synthesis`` (merging
   near-duplicate texts without losing a specific);

@@ -290,6 +290,28 @@ async def search_claim_holders(
     return scored(rows)
 
 
+async def search_period_memories(
+    graph: GraphClient,
+    *,
+    namespace: str,
+    start: datetime,
+    end: datetime,
+    embedding: list[float],
+    scan: int,
+    limit: int,
+) -> list[ScoredId]:
+    rows = await graph.run(
+        "search_period_memories",
+        namespace=namespace,
+        start=start,
+        end=end,
+        embedding=embedding,
+        scan=scan,
+        limit=limit,
+    )
+    return scored(rows)
+
+
 async def search_entity_memories(
     graph: GraphClient, *, namespace: str, names: list[str], query: str, hops: int, limit: int
 ) -> list[EntityHit]:

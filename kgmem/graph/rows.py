@@ -223,6 +223,7 @@ SHAPES: dict[str, Shape] = {
         nested={"memory": CandidateMemory, "turns": CandidateTurn, "coactive": CoActivation},
     ),
     "search_claim_holders": Shape(ScoredId),
+    "search_period_memories": Shape(ScoredId),
     "find_pagerank_memories": Shape(ScoredId),
     "search_memory_activation": Shape(PathHit, collected="rows"),
     "search_entity_memories": Shape(EntityHit, collected="rows"),

@@ -70,6 +70,7 @@ class Candidate:
     matched_entities: tuple[str, ...] = ()  # the query entities this memory mentions
     holds_asked_slot: bool = False  # the claim channel found it: it holds the slot asked about
     names_only: bool = False  # it says nothing but names, the question asks more (coverage.py)
+    in_asked_period: bool = False  # said or dated in a period the question names (asked_time.py)
 
     @property
     def entity_matches(self) -> int:

@@ -5,7 +5,8 @@ namespace (``get_recall_candidates``, one statement), turns each row and its cha
 into a ``Candidate`` in the order the rows came (the embeddings converted once, as rows of one
 matrix: ``diversity.embedding_rows``), marks a memory that says nothing but names for a question
 that asks more, or only a question someone asked for a question about an attribute
-(``coverage``), orders each memory's source turns by relevance to the query (word
+(``coverage``), marks a memory said or dated in a period the question names (``asked_time``),
+orders each memory's source turns by relevance to the query (word
 rarity and shared entity words are counted over the whole candidate set), and
 keeps each memory's ``recorded_at`` for the bi-temporal filter and the ids of the memories that
 superseded it (its ``SUPERSEDES`` edges), which the X-ray names for a superseded candidate.
@@ -22,6 +23,7 @@ from datetime import datetime
 from kgmem.graph import repository
 from kgmem.graph.client import GraphClient
 from kgmem.graph.rows import RecallCandidate
+from kgmem.recall.asked_time import AskedPeriod, in_period
 from kgmem.recall.candidates import Candidate
 from kgmem.recall.coverage import records_a_question, says_only_names
 from kgmem.recall.diversity import embedding_rows
@@ -47,10 +49,13 @@ async def hydrate(
     rrf_of: Mapping[str, float],
     q_entities: frozenset[str],
     asks_attribute: bool = False,
+    periods: Sequence[AskedPeriod] = (),
 ) -> Hydrated:
     rows = await repository.get_recall_candidates(graph, namespace=namespace, ids=list(ids))
     # The conversions below are CPU only (embedding rows, turn relevance): a worker thread.
-    return await asyncio.to_thread(_hydrated, rows, query, ev, rrf_of, q_entities, asks_attribute)
+    return await asyncio.to_thread(
+        _hydrated, rows, query, ev, rrf_of, q_entities, asks_attribute, periods
+    )
 
 
 def _hydrated(
@@ -60,6 +65,7 @@ def _hydrated(
     rrf_of: Mapping[str, float],
     q_entities: frozenset[str],
     asks_attribute: bool,
+    periods: Sequence[AskedPeriod] = (),
 ) -> Hydrated:
     vectors = embedding_rows([r.memory.embedding for r in rows])
     cands = [
@@ -72,6 +78,13 @@ def _hydrated(
         )
         for r, vec in zip(rows, vectors, strict=True)
     ]
+    if periods:
+        cands = [
+            replace(c, in_asked_period=True)
+            if in_period(periods, (c.created_at, c.valid_from))
+            else c
+            for c in cands
+        ]
     rarity = turn_word_rarity([t for r in rows for t in r.turns])
     common = common_entity_words([r.entities for r in rows])
     turns = {r.memory.id: turns_by_relevance(query, r.turns, rarity, common) for r in rows}

@@ -53,6 +53,7 @@ class Channel(StrEnum):
     FULLTEXT = "fulltext"
     EPISODE = "episode"
     CLAIM = "claim"
+    PERIOD = "period"
     ENTITY = "entity"
     ACTIVATION = "activation"
 

@@ -139,7 +139,7 @@ def classify_intent(query: str) -> Intent:
 # with all five channels for every question (a conversation's speakers are hubs whose thousands of
 # mentions tie, so the entity list is mostly an id tie-break), and they were a third of a
 # recall's CPU (benchmarks/RESULTS.md, LoCoMo section).
-HYBRID = (Channel.VECTOR, Channel.FULLTEXT, Channel.EPISODE, Channel.CLAIM)
+HYBRID = (Channel.VECTOR, Channel.FULLTEXT, Channel.EPISODE, Channel.CLAIM, Channel.PERIOD)
 GRAPH = (*HYBRID, Channel.ENTITY, Channel.ACTIVATION)
 
 

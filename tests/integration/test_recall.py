@@ -127,11 +127,12 @@ def test_the_intent_picks_the_channels_a_request_leaves_open(
     arun(km.observe(OSKAR, namespace=namespace, flush=True))
     factual = arun(km.recall("Which instrument does Oskar play?", namespace=namespace, dry=True))
     assert factual.xray.intent == "factual"
-    assert factual.xray.channels == ("vector", "fulltext", "episode", "claim")
+    assert factual.xray.channels == ("vector", "fulltext", "episode", "claim", "period")
     assert "search_entity_memories" not in factual.xray.queries_run
     assert "search_memory_activation" not in factual.xray.queries_run
     found = {c.channel for h in factual.hits for c in h.channels}
-    assert found <= {"vector", "fulltext", "episode", "claim"}
+    assert found <= {"vector", "fulltext", "episode", "claim"}  # no date asked: no period read
+    assert "search_period_memories" not in factual.xray.queries_run
     profile = arun(km.recall("Who is Oskar Lindqvist?", namespace=namespace, dry=True))
     assert profile.xray.intent == "entity_profile"
     assert profile.xray.channels == (
@@ -139,6 +140,7 @@ def test_the_intent_picks_the_channels_a_request_leaves_open(
         "fulltext",
         "episode",
         "claim",
+        "period",
         "entity",
         "activation",
     )

@@ -165,11 +165,13 @@ def test_a_question_about_what_was_said_reads_history(query: str, history: bool)
 
 
 def test_each_intent_searches_its_primary_methods_channels() -> None:
-    # hybrid = vector + BM25 over memories and turns; the graph intents add entity + activation
+    # hybrid = vector + BM25 over memories and turns, the claim holders and the period named;
+    # the graph intents add entity + activation
     for intent, strategy in STRATEGIES.items():
         assert set(strategy.channels) <= set(CHANNELS), intent
         if strategy.primary in {"hybrid", "hybrid_filter"}:
-            assert strategy.channels == HYBRID == ("vector", "fulltext", "episode", "claim"), intent
+            hybrid = ("vector", "fulltext", "episode", "claim", "period")
+            assert strategy.channels == HYBRID == hybrid, intent
         else:
             assert strategy.channels == GRAPH, intent
     assert set(GRAPH) == set(CHANNELS)

@@ -10,8 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kgmem.errors import InvalidInput
-from kgmem.ingest.dates.temporal import (
+from kgmem.core.dates.temporal import (
     FORESIGHT_DEFAULT,
     TemporalRef,
     find_dates,
@@ -19,6 +18,7 @@ from kgmem.ingest.dates.temporal import (
     rewrite_relative,
     valid_from,
 )
+from kgmem.errors import InvalidInput
 
 REF = datetime(2023, 5, 8, 14, 30, tzinfo=UTC)  # a Monday
 REF2 = datetime(2024, 2, 29, 9, 0, tzinfo=UTC)  # a Thursday, leap day

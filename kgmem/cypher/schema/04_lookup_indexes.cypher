@@ -3,6 +3,9 @@ CREATE INDEX memory_namespace_status IF NOT EXISTS FOR (n:Memory) ON (n.namespac
 CREATE INDEX memory_namespace_hash IF NOT EXISTS FOR (n:Memory) ON (n.namespace, n.content_hash);
 CREATE INDEX memory_created_at IF NOT EXISTS FOR (n:Memory) ON (n.created_at);
 CREATE INDEX memory_valid_from IF NOT EXISTS FOR (n:Memory) ON (n.valid_from);
+// Recall's period channel: a namespace's memories said, or dated, on the day a question names.
+CREATE INDEX memory_namespace_created_at IF NOT EXISTS FOR (n:Memory) ON (n.namespace, n.created_at);
+CREATE INDEX memory_namespace_valid_from IF NOT EXISTS FOR (n:Memory) ON (n.namespace, n.valid_from);
 CREATE INDEX episode_namespace_session IF NOT EXISTS FOR (n:Episode) ON (n.namespace, n.session_id);
 CREATE INDEX episode_at IF NOT EXISTS FOR (n:Episode) ON (n.at);
 CREATE INDEX entity_namespace_name IF NOT EXISTS FOR (n:Entity) ON (n.namespace, n.normalized_name);

@@ -26,8 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from kgmem.core.dates.temporal import foresight, rewrite_relative, valid_from
 from kgmem.errors import InvalidInput
-from kgmem.ingest.dates.temporal import foresight, rewrite_relative, valid_from
 from kgmem.ingest.extractors.classification import classify, confidence, is_hedged
 from kgmem.ingest.extractors.coreference import (
     Antecedent,

@@ -24,9 +24,9 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
+from kgmem.core.dates.direction import PLAN, Direction, recurring, toward
+from kgmem.core.dates.patterns import DATE_PATTERNS, Granularity, month_shift
 from kgmem.errors import InvalidInput
-from kgmem.ingest.dates.direction import PLAN, Direction, recurring, toward
-from kgmem.ingest.dates.patterns import DATE_PATTERNS, Granularity, month_shift
 
 # , Formation heuristic fallback: 'Foresight: "plan to", "will", "going to" →
 # validUntil = +7 days default'. We apply the +7 days only when the plan names no time; when it

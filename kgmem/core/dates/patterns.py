@@ -25,7 +25,7 @@ from datetime import date, timedelta
 from functools import partial
 from typing import Literal
 
-from kgmem.ingest.dates.direction import Direction, valid_day, year_toward
+from kgmem.core.dates.direction import Direction, valid_day, year_toward
 
 Granularity = Literal["day", "week", "month", "season", "year"]
 Resolved = tuple[date, Granularity] | None
