@@ -36,6 +36,24 @@ def test_months_years_and_relative_days() -> None:
     assert yesterday.holds(_day(date(2024, 3, 19)))  # against the moment the question is asked
 
 
+def test_a_date_without_its_year_holds_in_any_year() -> None:
+    (june,) = asked_periods("When did Melanie go camping in June?", NOW)
+    assert june.annual
+    assert june.holds(_day(date(2021, 6, 14))) and june.holds(_day(date(2024, 6, 30), 23))
+    assert not june.holds(_day(date(2023, 7, 10))) and not june.holds(_day(date(2023, 5, 20)))
+    (day,) = asked_periods("What did his teammates give him on Aug 15th?", NOW)
+    assert day.annual and day.holds(_day(date(2019, 8, 16)))
+    assert not day.holds(_day(date(2019, 8, 18)))
+    (eve,) = asked_periods("Where was Tim on 31 December?", NOW)
+    assert eve.holds(_day(date(2023, 1, 1), 6))  # the slack carries over New Year
+    (leap,) = asked_periods("What did Ana do on 29 February?", NOW)
+    assert leap.holds(_day(date(2023, 2, 28)))  # a year without the day: the day before it
+    # a year said, or one the wording fixes, is that year only; nor is a period of any year read
+    assert not asked_periods("What happened in June 2023?", NOW)[0].annual
+    assert not asked_periods("What did we do last June?", NOW)[0].annual
+    assert search_window(asked_periods("What did Nate cook on 25 May?", NOW)) is None
+
+
 def test_a_question_without_a_date_names_no_period() -> None:
     assert asked_periods("Where does Maya work?", NOW) == ()
     assert asked_periods("", NOW) == ()
@@ -75,3 +93,13 @@ def test_every_moment_of_a_named_day_is_in_its_period(day: date, second: int) ->
 def test_a_period_is_half_open() -> None:
     p = AskedPeriod(datetime(2024, 1, 1, tzinfo=UTC), datetime(2024, 1, 2, tzinfo=UTC))
     assert p.holds(p.start) and not p.holds(p.end) and not p.holds(None)
+
+
+@given(st.integers(1990, 2090), st.integers(1, 12), st.integers(1, 28), st.integers(0, 86399))
+def test_a_month_without_its_year_holds_that_month_of_every_year(
+    year: int, month: int, day: int, second: int
+) -> None:
+    (p,) = asked_periods(f"What did Ana do in {date(2000, month, 1):%B}?", NOW)
+    moment = datetime(year, month, day, tzinfo=UTC) + timedelta(seconds=second)
+    assert p.annual and p.holds(moment)
+    assert not p.holds(moment + timedelta(days=40)) and not p.holds(moment - timedelta(days=40))
