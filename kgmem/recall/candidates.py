@@ -71,6 +71,7 @@ class Candidate:
     holds_asked_slot: bool = False  # the claim channel found it: it holds the slot asked about
     names_only: bool = False  # it says nothing but names, the question asks more (coverage.py)
     in_asked_period: bool = False  # said or dated in a period the question names (asked_time.py)
+    states_asked_type: bool = False  # states the kind of answer asked: a date, a number
 
     @property
     def entity_matches(self) -> int:

@@ -5,7 +5,8 @@ namespace (``get_recall_candidates``, one statement), turns each row and its cha
 into a ``Candidate`` in the order the rows came (the embeddings converted once, as rows of one
 matrix: ``diversity.embedding_rows``), marks a memory that says nothing but names for a question
 that asks more, or only a question someone asked for a question about an attribute
-(``coverage``), marks a memory said or dated in a period the question names (``asked_time``),
+(``coverage``), marks a memory said or dated in a period the question names (``asked_time``) and
+one that states the kind of answer the question asks for, a date or a number (``answer_type``),
 orders each memory's source turns by relevance to the query (word
 rarity and shared entity words are counted over the whole candidate set), and
 keeps each memory's ``recorded_at`` for the bi-temporal filter and the ids of the memories that
@@ -23,6 +24,7 @@ from datetime import datetime
 from kgmem.graph import repository
 from kgmem.graph.client import GraphClient
 from kgmem.graph.rows import RecallCandidate
+from kgmem.recall.answer_type import asked_type, states
 from kgmem.recall.asked_time import AskedPeriod, in_period
 from kgmem.recall.candidates import Candidate
 from kgmem.recall.coverage import records_a_question, says_only_names
@@ -78,6 +80,14 @@ def _hydrated(
         )
         for r, vec in zip(rows, vectors, strict=True)
     ]
+    kind = asked_type(query)
+    if kind is not None:
+        cands = [
+            replace(c, states_asked_type=True)
+            if states(kind, c.content, c.created_at, c.valid_from)
+            else c
+            for c in cands
+        ]
     if periods:
         cands = [
             replace(c, in_asked_period=True)

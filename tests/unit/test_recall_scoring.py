@@ -283,6 +283,8 @@ def test_seed_004_additive_boosts() -> None:
     assert _delta("claim_boost") == 0.0
     assert _delta("time_boost", in_asked_period=True) == 0.2  # said in the period asked about
     assert _delta("time_boost") == 0.0
+    assert _delta("answer_boost", states_asked_type=True) == 0.15  # a date for "when"
+    assert _delta("answer_boost") == 0.0
     hebbian = score(cand(co_activation=3), BALANCED, NOW)
     assert hebbian.factors["coactivation_boost"] == 1.05  # made by recalls: a bounded multiplier
     assert score(cand(co_activation=2), BALANCED, NOW).factors["coactivation_boost"] == 1.0
