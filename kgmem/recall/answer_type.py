@@ -9,7 +9,8 @@ when it is dated (its ``valid_from`` differs from when it was said: the write pa
 date from its words) or its text carries a date (the ISO date the write path appends to a relative
 one, "yesterday (2023-06-04)", or a month with a day or a year, or a year); a quantity when its
 text has a number, in digits or words, outside those date labels. Scoring gives such a memory the
-answer boost.
+answer boost. A span between two things ("How many days passed between ...?") asks for neither:
+it is read off both their dates.
 
 Why: a question that asks when, or how many, is answered by a memory that says a date or a
 number, while its words and embedding match every memory about the same event ("When did
@@ -40,6 +41,14 @@ _TIME_Q = re.compile(
     re.IGNORECASE,
 )
 _QUANTITY_Q = re.compile(r"^\W*how (?:many|much|long|often|old|far)\b", re.IGNORECASE)
+# A span of time between two things ("How many days passed between the API key and the
+# wireframe?") is read off the dates of both: no number states it, and in a conversation full of
+# plans nearly every memory has a date (BEAM dev, temporal reasoning: recall@10 0.950 -> 0.875
+# with a number asked, 0.900 with a date asked).
+_SPAN_Q = re.compile(
+    r"^\W*how (?:many (?:days|weeks|months|years|hours|minutes)|long)\b.*\b(?:between|from)\b",
+    re.IGNORECASE,
+)
 _MONTHS = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
     r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
@@ -65,6 +74,8 @@ _SAME_MOMENT = timedelta(minutes=1)
 
 def asked_type(query: str) -> AnswerType | None:
     """The kind of answer ``query`` asks for, or None."""
+    if _SPAN_Q.search(query):
+        return None
     if _TIME_Q.search(query):
         return AnswerType.TIME
     if _QUANTITY_Q.search(query):

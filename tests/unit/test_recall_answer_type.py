@@ -22,6 +22,9 @@ SAID = datetime(2023, 5, 8, 14, 0, tzinfo=UTC)
         ("What year did Jon open the studio?", AnswerType.TIME),
         ("Which month was the race?", AnswerType.TIME),
         ("How long ago did Ana move?", AnswerType.TIME),
+        ("How many days passed between the API key and the wireframe?", None),  # a span
+        ("How long was it from the move to the new job?", None),
+        ("How many weeks do I have until the deadline?", AnswerType.QUANTITY),
         ("How many kids does Melanie have?", AnswerType.QUANTITY),
         ("How much have I set aside for the wedding?", AnswerType.QUANTITY),
         ("How long has Tim been playing the piano?", AnswerType.QUANTITY),
