@@ -1,12 +1,12 @@
 """The channel searches of one recall, and the stage clock that times them.
 
 ``run_channels`` starts every channel of a request at once (vector, memory and episode fulltext,
-entity) for the query and each sub-query, with the query embedding's model run in a worker
-thread from the start, overlapping spaCy's entities (found in another worker thread) and then
-the searches, and collects each channel's ranked rows into per-memory ``Evidence`` in a fixed
-order, so ranks, fusion and X-ray paths never depend on which search answered first. The
-main query's episode search also names the matching turns no memory was derived from, handed
-to the caller's ``turns`` list (``episode_hits``).
+entity, the period the question names) for the query and each sub-query, with the query
+embedding's model run in a worker thread from the start, overlapping spaCy's entities (found in
+another worker thread) and then the searches, and collects each channel's ranked rows into
+per-memory ``Evidence`` in a fixed order, so ranks, fusion and X-ray paths never depend on which
+search answered first. The main query's episode search also names the matching turns no memory
+was derived from, handed to the caller's ``turns`` list (``episode_hits``).
 ``collect`` turns one channel's rows into evidence and a ranking; ``pool_size`` is the
 candidate depth every channel fetches (the 3x overfetch for MMR).
 A profile with a ``hub_boost`` below 1 first reads the namespace's hub names (entities most of
@@ -31,6 +31,7 @@ from kgmem.graph.index_search import RETIRED_TURN_SHARE
 from kgmem.graph.rows import PathHit, ScoredId, TurnRow
 from kgmem.ml.embedder import Embedder
 from kgmem.ml.nlp import Nlp
+from kgmem.recall.asked_time import AskedPeriod
 from kgmem.recall.episode_hits import MAX_TURN_RANK, TurnMatch, unclaimed_turns
 from kgmem.recall.filters import Evidence
 from kgmem.recall.lucene import QUESTION_WORDS, hub_words, to_lucene
@@ -69,6 +70,11 @@ HUB_LIMIT = 20
 # half (floors 2, 4 and 8 alike), 0.604 -> 0.670 on the confirm half; LoCoMo dev replay, where
 # the best matches are strong, unchanged (R@10 0.685 -> 0.686, MRR 0.522 on both).
 BM25_FLOOR = 4.0
+
+# The most memories a named day or week may hold for the period channel to read them all. A
+# LoCoMo day holds under a hundred; a store of 100k memories over a year about 275 a day, 800
+# with the slack, which cost 30 ms to score: a fuller period is left to the time boost.
+PERIOD_SCAN = 200
 
 
 def pool_size(req: RecallRequest) -> int:
@@ -118,12 +124,14 @@ async def run_channels(
     run: StageClock,
     turns: list[TurnMatch] | None = None,
     history: bool = False,
+    period: AskedPeriod | None = None,
 ) -> tuple[dict[str, Evidence], list[tuple[str, list[str]]], list[float], frozenset[str]]:
     """The channels' evidence and rankings, the query embedding and the query's entities;
     ``turns``, when given, receives the query's matching turns no memory stands for (the
     episode channel's unclaimed turns, ``episode_hits``). ``history``: the recall reads
     superseded memories or asks when, so a turn that gave a retired fact matches for all its
-    memories in full."""
+    memories in full. ``period``: the day or week the question names, whose memories the
+    period channel reads alongside the other searches (``asked_time.search_window``)."""
     queries = [req.query, *subs[1:]] if len(subs) > 1 else [req.query]
     share = 1.0 if history else RETIRED_TURN_SHARE
     k = pool_size(req)
@@ -176,6 +184,13 @@ async def run_channels(
             for i_half, c in enumerate(halves):
                 query_name = "" if i_half else "search_text_memories"  # the X-ray lists it once
                 add(c + tag, "fulltext", query_name, _half(text, c))
+        if period is not None:
+            add(
+                "period",
+                "period",
+                "search_period_memories",
+                _period_search(graph, ns, embedding, period, k),
+            )
         if entity is not None:  # sent first, collected last, as before
             searches.append(("entity", "entity", "search_entity_memories", entity))
         vecs = await embedding
@@ -277,6 +292,25 @@ async def _vector_search(
     vecs = await embedding
     return await index_search.search_memory_vector(
         graph, namespace=ns, embedding=vecs[i], k=k, limit=k
+    )
+
+
+async def _period_search(
+    graph: GraphClient,
+    ns: str,
+    embedding: Awaitable[list[list[float]]],
+    period: AskedPeriod,
+    k: int,
+) -> Hits:
+    vecs = await embedding
+    return await repository.search_period_memories(
+        graph,
+        namespace=ns,
+        start=period.start,
+        end=period.end,
+        embedding=vecs[0],
+        scan=PERIOD_SCAN,
+        limit=k,
     )
 
 

@@ -2,8 +2,8 @@
 
 Every stage but the I/O is a pure function from ``kgmem/recall`` (query, fusion, filters, scoring,
 diversity, turns, xray); a request that names no channels searches its intent's (the router);
-this module only sequences them around the channel searches (``channels.py``), the claim and
-period reads (``claim_channel``, ``asked_time``), the activation and
+this module only sequences them around the channel searches (``channels.py``, the period a
+question names among them: ``asked_time``), the claim read (``claim_channel``), the activation and
 hydration queries and the touch write, and times each stage. The CPU-heavy stages run in worker
 threads (the query embedding, the query's NER, the hydration's conversions, the scoring and
 selection: ``selection.select``), so one process's event loop keeps serving other requests while a
@@ -56,7 +56,6 @@ from kgmem.recall.xray import ChannelEvidence, HitExplain, PathStep, Xray
 ACTIVATION_SEEDS = 10
 ACTIVATION_DECAY = 0.5  # activation halves per hop
 FANOUT_CAP = 50  # entities mentioned by more memories than this do not spread activation
-PERIOD_SCAN = 2000  # the most memories of a named day or week the period channel reads
 
 
 @tracing.traced("kgmem.recall")
@@ -94,8 +93,10 @@ async def recall(
         or req.as_of is not None
         or intent is Intent.TEMPORAL
     )
+    periods = asked_periods(req.query, when)
+    window = search_window(periods) if "period" in req.channels else None
     ev, rankings, qvec, q_entities = await run_channels(
-        graph, embedder, nlp, req, subs, run, turns=matches, history=history
+        graph, embedder, nlp, req, subs, run, turns=matches, history=history, period=window
     )
     guess = query_slot(req.query, qvec, table_for(embedder)) if "claim" in req.channels else None
     if guess is not None:  # a question about an attribute: who holds it now
@@ -108,21 +109,6 @@ async def recall(
             run.queries.append("search_claim_holders")
         collect(ev, rankings, "claim", rows, "claim")
         run.tick("claim")
-    periods = asked_periods(req.query, when)
-    window = search_window(periods) if "period" in req.channels else None
-    if window is not None:  # a question about a day or a week: that period's memories join
-        rows = await repository.search_period_memories(
-            graph,
-            namespace=req.namespace,
-            start=window.start,
-            end=window.end,
-            embedding=list(qvec),
-            scan=PERIOD_SCAN,
-            limit=pool_size(req),
-        )
-        run.queries.append("search_period_memories")
-        collect(ev, rankings, "period", rows, "period")
-        run.tick("period")
     if profile.feedback:
         await refine(graph, req, profile, ev, rankings, run)
     hyde: list[str] = []
