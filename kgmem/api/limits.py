@@ -18,20 +18,24 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from graphql import ASTValidationRule
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from strawberry.extensions import (
     AddValidationRules,
-    MaxAliasesLimiter,
     MaxTokensLimiter,
-    QueryDepthLimiter,
+    ParserCache,
     SchemaExtension,
+    ValidationCache,
 )
+from strawberry.extensions.max_aliases import create_validator as alias_rule
+from strawberry.extensions.query_depth_limiter import create_validator as depth_rule
 
 from kgmem.api.cost import complexity_rule
 from kgmem.api.errors import PageTooLarge
 from kgmem.settings import Settings
 
 MAX_TOKENS = 5000
+DOCUMENT_CACHE = 256  # distinct GraphQL documents whose parse and validation are kept
 
 
 def page_size(value: int, settings: Settings, what: str = "first") -> int:
@@ -121,23 +125,34 @@ async def send_json(
 
 
 def validation_extensions(settings: Settings) -> list[Callable[[], SchemaExtension]]:
-    """Factories (one fresh extension per request) for the document limits."""
-    depth, cost = settings.api_max_query_depth, settings.api_max_query_complexity
-    aliases, page = settings.api_max_aliases, settings.api_max_page_size
+    """Factories (one fresh extension per request) for the document limits, and the caches of
+    parsed and validated documents.
 
-    def depth_limit() -> SchemaExtension:
-        return QueryDepthLimiter(max_depth=depth)
-
-    def cost_limit() -> SchemaExtension:
-        return AddValidationRules([complexity_rule(cost, page)])
-
-    def alias_limit() -> SchemaExtension:
-        return MaxAliasesLimiter(max_alias_count=aliases)
+    Validating a recall's document was 15 % of an API process's CPU under load, for the same
+    few documents every time (clients send their values as variables): a document's parse and
+    its validation outcome are kept (LRU, ``DOCUMENT_CACHE`` texts). The outcome depends only
+    on the document, the schema and the rules, so the rule classes are built once here, not per
+    request (a class built per request would be a new cache key every time).
+    """
+    rules: list[type[ASTValidationRule]] = [
+        depth_rule(settings.api_max_query_depth, None, None),
+        complexity_rule(settings.api_max_query_complexity, settings.api_max_page_size),
+        alias_rule(settings.api_max_aliases),
+    ]
 
     def token_limit() -> SchemaExtension:
         return MaxTokensLimiter(max_token_count=MAX_TOKENS)
 
-    return [token_limit, depth_limit, cost_limit, alias_limit]
+    def limits() -> SchemaExtension:
+        return AddValidationRules(rules)
+
+    def parse_cache() -> SchemaExtension:
+        return ParserCache(maxsize=DOCUMENT_CACHE)
+
+    def validation_cache() -> SchemaExtension:
+        return ValidationCache(maxsize=DOCUMENT_CACHE)
+
+    return [token_limit, limits, parse_cache, validation_cache]
 
 
 def describe(settings: Settings) -> dict[str, Any]:

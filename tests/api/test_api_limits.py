@@ -6,8 +6,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
+from strawberry.extensions.parser_cache import _get_parse_cache
+from strawberry.extensions.validation_cache import _get_validate_cache
 
 from api.helpers import ADMIN_KEY, Api
+from kgmem.api.limits import DOCUMENT_CACHE
 
 pytestmark = [pytest.mark.graph, pytest.mark.models]
 
@@ -27,6 +30,28 @@ def test_a_too_deep_query_is_refused_before_it_runs(api: Api) -> None:
     assert "exceeds maximum operation depth of 10" in message, message
     assert out["errors"][0]["extensions"]["code"] == "invalid_query"
     assert _statements(api) == before
+
+
+def test_a_document_sent_again_is_judged_as_the_first_time(api: Api) -> None:
+    """Parses and validation outcomes are cached per document text: a refused document is
+    refused again, an accepted one answers again, and the second sending hits the caches."""
+    validate = _get_validate_cache(DOCUMENT_CACHE)
+    parse = _get_parse_cache(DOCUMENT_CACHE)
+    deep = "id"
+    for _ in range(6):
+        deep = f"entities {{ memories {{ {deep} }} }}"
+    refused = f"{{ memories {{ nodes {{ {deep} }} }} }}"
+    fine = "query Again($ns: String) { stats(namespace: $ns) { nodes } }"
+    first = [api.gql(refused), api.gql(fine, {"ns": "again"})]
+    hits = validate.cache_info().hits, parse.cache_info().hits
+    second = [api.gql(refused), api.gql(fine, {"ns": "again"})]
+    assert [o["errors"][0]["extensions"]["code"] for o in (first[0], second[0])] == [
+        "invalid_query",
+        "invalid_query",
+    ]
+    assert first[1] == second[1] and "errors" not in second[1]
+    assert validate.cache_info().hits == hits[0] + 2
+    assert parse.cache_info().hits == hits[1] + 2
 
 
 def test_a_too_complex_query_and_too_many_aliases_are_refused(api: Api) -> None:
