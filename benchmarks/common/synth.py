@@ -5,14 +5,16 @@ real embeddings lightly perturbed (Gaussian noise, re-normalised), mention entit
 the names spaCy finds in those texts, and derive from an episode (the turn, as observed) holding
 the same text, so every channel — vector, memory and episode fulltext, entity, activation — and
 the hydration of a memory's turns have realistic work to do (one episode per memory: a little
-more than an observed conversation's ~1.5 memories per turn). Rows go in through kgmem's own
-write queries, 2,000 per transaction.
+more than an observed conversation's ~1.5 memories per turn), marked extracted as an extraction
+commits them, so no worker or observe takes the store for a backlog. Rows go in through kgmem's
+own write queries, 2,000 per transaction.
 """
 
 from __future__ import annotations
 
 import random
 import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -120,7 +122,9 @@ async def build_store(
                         "resolved_by": "exact",
                     }
                 )
-        # the turns first, as observe stores them, then the memories derived from them
+        # the turns first, as observe stores them, then the memories derived from them, with
+        # the turns marked extracted in the same transaction, as an extraction commits them (a
+        # worker or an inline observe would otherwise extract the whole store again)
         await repository.create_episodes(km.graph, namespace=namespace, episodes=episodes, now=now)
         await km.graph.write_batch(
             [
@@ -128,6 +132,22 @@ async def build_store(
                 repository.merge_entities(
                     namespace=namespace, entities=entities, mentions=mentions
                 ),
+                repository.claim_episodes(
+                    namespace=namespace,
+                    ids=[e["id"] for e in episodes],
+                    now=now,
+                    engine="synthetic",
+                    check=_claimed_all(len(episodes)),
+                ),
             ]
         )
     return time.perf_counter() - t0
+
+
+def _claimed_all(count: int) -> Callable[[list[dict[str, Any]]], None]:
+    def check(rows: list[dict[str, Any]]) -> None:
+        claimed = int(rows[0]["claimed"]) if rows else 0
+        if claimed != count:
+            raise RuntimeError(f"synthetic store: {claimed} of {count} turns marked extracted")
+
+    return check

@@ -1,5 +1,6 @@
 """The scale benchmarks' store builder on the real stack: every memory derives from an episode
-holding its turn, so the episode channel and the hydration of turns have work to do."""
+holding its turn, so the episode channel and the hydration of turns have work to do, and the
+turns are marked extracted, as an extraction commits them."""
 
 from __future__ import annotations
 
@@ -32,3 +33,12 @@ def test_built_memories_derive_from_episodes_the_episode_channel_finds(
     )
     assert hits.hits and all("charity race" in h.content for h in hits.hits)
     assert {c.channel for h in hits.hits for c in h.channels} == {"episode"}
+
+
+def test_built_turns_are_extracted_so_no_worker_takes_the_store_for_a_backlog(
+    km: Kgmem, arun: Any, namespace: str
+) -> None:
+    arun(build_store(km, namespace, 5, TEXTS))
+    pending = arun(repository.get_pending_summary(km.graph, namespace=namespace))
+    assert int(pending["pending"]) == 0
+    assert arun(km.extract_pending(namespace=namespace)).episodes == 0

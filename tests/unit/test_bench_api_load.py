@@ -1,13 +1,18 @@
 """Unit tests of the API load benchmark's pure parts: percentiles, the request plan, response
-classification, the per-operation summary and the no-loss check. No server, no timing."""
+classification, the per-operation summary, the no-loss check, the extraction lag of the observed
+turns and the open loop's schedule (against httpx's in-memory transport). No server."""
 
 from __future__ import annotations
 
+import asyncio
 import math
 import random
 from collections import Counter
 from datetime import UTC, datetime
 
+import httpx
+
+from benchmarks.perf.api_load.clients import drive_open
 from benchmarks.perf.api_load.plan import (
     Op,
     Outcome,
@@ -17,6 +22,7 @@ from benchmarks.perf.api_load.plan import (
     plan_ops,
     summarize,
 )
+from benchmarks.perf.api_load.workers import extraction_lags
 from kgmem.records import Turn
 
 TURNS = [
@@ -112,3 +118,34 @@ def test_check_turns_finds_lost_and_duplicated_turns() -> None:
     assert v["failed_turns_stored"] == 1
     assert v["receipt_episode_ids_missing"] == 1  # e1
     assert v["unknown_load_episodes"] == 1
+
+
+def test_extraction_lags_cover_only_the_observed_extracted_turns() -> None:
+    stored = datetime(2026, 1, 1, 12, 0, 0, tzinfo=UTC)
+    committed = datetime(2026, 1, 1, 12, 0, 7, 500000, tzinfo=UTC)
+    episodes = [
+        {"turn_id": "load-a", "stored_at": stored, "committed_at": committed},
+        {"turn_id": "load-b", "stored_at": stored, "committed_at": None},  # still pending
+        {"turn_id": "store-c", "stored_at": stored, "committed_at": committed},  # not observed
+        {"turn_id": "load-d"},  # an episode with neither clock
+    ]
+    lags = extraction_lags(episodes, {"load-a", "load-b", "load-d"})
+    assert lags == [7.5]
+    assert extraction_lags(episodes, set()) == []
+
+
+def test_open_loop_sends_every_request_on_its_schedule() -> None:
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, json={"data": {"recall": {"__typename": "RecallOk"}}})
+
+    ops = [Op(i, "recall", {"q": "q", "ns": "bench", "limit": 5, "dry": True}) for i in range(5)]
+
+    async def run() -> tuple[list[Outcome], float]:
+        transport = httpx.MockTransport(answer)
+        async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
+            return await drive_open(client, ops, rate=50.0)
+
+    outcomes, wall = asyncio.run(run())
+    assert sorted(o.op.index for o in outcomes) == [0, 1, 2, 3, 4]
+    assert all(o.error is None and o.ms >= 0 for o in outcomes)
+    assert wall >= 4 / 50  # the last request was due 80 ms after the first

@@ -16,8 +16,24 @@ def _fmt(v: float) -> str:
 
 def report_md(res: dict[str, Any]) -> str:
     a = res["args"]
+    loop = (
+        f"open loop at {a['rate']} requests/s"
+        if a.get("rate")
+        else f"{a['clients']} clients (closed loop)"
+    )
+    intake = (
+        f"worker-mode intake, {a['extract_workers']} `kgmem worker` processes"
+        + (
+            f" (the first SIGKILLed {a['kill_worker_after']} s into the measured phase: "
+            f"{'killed' if res.get('worker_killed') else 'had already exited'})"
+            if a.get("kill_worker_after") is not None
+            else ""
+        )
+        if a.get("extract_workers")
+        else "observes extract inline"
+    )
     lines = [
-        f"{a['memories']} memories (built in {res['build_s']} s), {a['clients']} clients, "
+        f"{a['memories']} memories (built in {res['build_s']} s), {loop}, {intake}, "
         f"{a['requests']} requests (observe share {a['observe_share']}, recall "
         f"{'dry' if a['dry_recall'] else 'not dry'}, limit {a['limit']}), "
         f"{a['warmup']} warm-up requests not counted.  ",
@@ -42,7 +58,9 @@ def report_md(res: dict[str, Any]) -> str:
         f"Wall time of the measured phase: {res['wall_s']} s; overall "
         f"{res['summary']['all']['req_per_s']} req/s.  ",
         f"CPU seconds in that phase: API process {c['api']}, Neo4j {c['neo4j']}, "
+        f"extraction workers {c.get('workers', 0)} (a killed one's up to its kill), "
         f"clients {c['clients']} (of {res['wall_s'] * (os.cpu_count() or 1):.0f} available).  ",
+        f"RSS of the extraction workers at the end: {res.get('worker_rss_mb') or '–'} MB.  ",
         f"Observe triggers: {res['triggers']}; episodes extracted inside requests: "
         f"{res['extracted_in_requests']}; claim conflicts absorbed "
         f"{res.get('observe_conflicts', 0)}, observes that deferred extraction "
@@ -57,8 +75,10 @@ def report_md(res: dict[str, Any]) -> str:
         f"- episodes in the namespace {v['episodes_in_namespace']} (turns sent "
         f"{v['turns_ok'] + v['turns_failed']}); receipt episode ids not found "
         f"{v['receipt_episode_ids_missing']}",
-        f"- pending after the load {x['pending_before']}; extract_pending extracted "
-        f"{x['episodes']} episodes in {x['seconds']} s; pending after that {x['pending_after']}",
+        f"- pending after the load {x['pending_before']}; drained ({x['episodes']} episodes) "
+        f"in {x['seconds']} s; pending after that {x['pending_after']}",
+        f"- extraction lag of the observed turns, warm-up included (stored → committed, s): "
+        f"{res.get('extraction_lag_s', {})}",
         f"- episodes by committed extraction claims (``attempts``): "
         f"{v.get('episodes_by_claims', {})}; extracted more than once "
         f"{v.get('extracted_more_than_once', '?')}",

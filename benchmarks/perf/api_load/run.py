@@ -25,6 +25,15 @@ checks the store.
         --observe-share 0.2
     python -m benchmarks.perf.api_load --memories 1000 --clients 8 --requests 300   # quick check
     python -m benchmarks.perf.api_load --memories 1000 --workers 2 --observe-share 0 --dry-recall
+    python -m benchmarks.perf.api_load --memories 10000 --rate 30 --requests 1800 \
+        --observe-share 0.1 --extract-workers 2 --kill-worker-after 20
+
+``--rate R`` is an open loop (R requests/s whatever the answers, each timed from when it was due)
+instead of C clients each waiting for its answer. ``--extract-workers N`` serves observes in
+worker mode (the API stores the turns and answers; N ``kgmem worker`` processes extract them,
+``workers``): after the load the benchmark waits for the workers to drain the namespace and
+reports the extraction lag of the observed turns; ``--kill-worker-after S`` SIGKILLs the first
+worker S seconds into the measured phase.
 """
 
 from __future__ import annotations
@@ -48,8 +57,8 @@ import httpx
 from benchmarks.common.harness import local_stack, write_result
 from benchmarks.common.paths import LOCOMO, add_out_argument
 from benchmarks.common.synth import build_store
-from benchmarks.perf.api_load.clients import RECALL, drive
-from benchmarks.perf.api_load.plan import check_turns, plan_ops, summarize
+from benchmarks.perf.api_load.clients import RECALL, drive, drive_open
+from benchmarks.perf.api_load.plan import check_turns, percentile, plan_ops, summarize
 from benchmarks.perf.api_load.report import report_md
 from benchmarks.perf.api_load.server import (
     api_server,
@@ -58,6 +67,13 @@ from benchmarks.perf.api_load.server import (
     serve,
     tree_cpu_s,
     wait_ready,
+)
+from benchmarks.perf.api_load.workers import (
+    extraction_lags,
+    extraction_workers,
+    kill_after,
+    rss_mb,
+    wait_drained,
 )
 from kgmem.graph import repository, transfer_repository
 from kgmem.ingest.reports import ExtractionReport
@@ -73,9 +89,10 @@ EXPORT_PAGE = 2000
 
 async def episodes_in(
     km: Kgmem, namespace: str
-) -> tuple[Counter[str], set[str], Counter[str], Counter[int]]:
-    """(episodes per turn id, episode ids, extracted flag counts, episodes by ``attempts``) of a
-    namespace, paging through the gateway's export query (``find_export_nodes``).
+) -> tuple[Counter[str], set[str], Counter[str], Counter[int], list[dict[str, Any]]]:
+    """(episodes per turn id, episode ids, extracted flag counts, episodes by ``attempts``, the
+    episodes' properties) of a namespace, paging through the gateway's export query
+    (``find_export_nodes``).
 
     ``attempts`` is raised by every committed extraction claim (``claim_episodes``), so an
     episode at 2 or more was extracted more than once."""
@@ -83,6 +100,7 @@ async def episodes_in(
     ids: set[str] = set()
     flags: Counter[str] = Counter()
     attempts: Counter[int] = Counter()
+    episodes: list[dict[str, Any]] = []
     after = ""
     while rows := await transfer_repository.find_export_nodes(
         km.graph, namespace=namespace, after=after, limit=EXPORT_PAGE
@@ -94,8 +112,9 @@ async def episodes_in(
                 by_turn[str(props.get("turn_id"))] += 1
                 flags["extracted" if props.get("extracted") else "pending"] += 1
                 attempts[int(props.get("attempts") or 0)] += 1
+                episodes.append(props)
         after = rows[-1]["key"]
-    return by_turn, ids, flags, attempts
+    return by_turn, ids, flags, attempts, episodes
 
 
 # --- main ------------------------------------------------------------------------------------
@@ -148,9 +167,13 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         stats_before = await km.stats(namespace=ns)
         log_path = settings.home / "api.log"
         keys = {key: [ns]}
-        with api_server(settings, keys, log_path, args.neo4j_timeout, args.workers) as (
-            url,
-            proc,
+        mode = "worker" if args.extract_workers else None
+        with (
+            api_server(settings, keys, log_path, args.neo4j_timeout, args.workers, mode) as (
+                url,
+                proc,
+            ),
+            extraction_workers(settings, args.extract_workers, settings.home) as workers,
         ):
             limits = httpx.Limits(
                 max_connections=args.clients, max_keepalive_connections=args.clients
@@ -181,24 +204,48 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                     flush=True,
                 )
                 npid = neo4j_pid(settings)
-                cpu0 = (
-                    tree_cpu_s(proc.pid),
-                    tree_cpu_s(npid) if npid else 0.0,
-                    time.process_time(),
-                )
+
+                def cpu_now() -> tuple[float, ...]:
+                    return (
+                        tree_cpu_s(proc.pid),
+                        tree_cpu_s(npid) if npid else 0.0,
+                        time.process_time(),
+                    )
+
+                cpu0 = cpu_now()
+                workers_cpu0 = [tree_cpu_s(w.pid) for w in workers]
                 res["loadavg_before"] = [round(x, 2) for x in os.getloadavg()]
-                outcomes, wall = await drive(client, ops, args.clients, progress=True)
-                res["loadavg_after"] = [round(x, 2) for x in os.getloadavg()]
-                cpu1 = (
-                    tree_cpu_s(proc.pid),
-                    tree_cpu_s(npid) if npid else 0.0,
-                    time.process_time(),
+                killer = (
+                    asyncio.create_task(kill_after(workers[0], args.kill_worker_after))
+                    if workers and args.kill_worker_after is not None
+                    else None
                 )
+                if args.rate:
+                    outcomes, wall = await drive_open(client, ops, args.rate, progress=True)
+                else:
+                    outcomes, wall = await drive(client, ops, args.clients, progress=True)
+                res["loadavg_after"] = [round(x, 2) for x in os.getloadavg()]
+                cpu1 = cpu_now()
+                workers_cpu1 = [tree_cpu_s(w.pid) if w.poll() is None else 0.0 for w in workers]
                 metrics = (await client.get("/metrics")).text
+                killed_cpu = await killer if killer else None
+                res["worker_killed"] = killed_cpu is not None if killer else None
+                if killed_cpu is not None:  # its CPU up to the kill
+                    workers_cpu1[0] = killed_cpu
+                res["worker_rss_mb"] = [rss_mb(w.pid) for w in workers if w.poll() is None]
+                pending = await repository.get_pending_summary(km.graph, namespace=ns)
+                t0 = time.perf_counter()
+                drained: ExtractionReport | None = None
+                drain_s = 0.0
+                if workers:  # the workers drain what the load left, while they still run
+                    drain_s, _ = await wait_drained(km, ns, args.drain_timeout)
         res["cpu_s"] = {
             name: round(b - a, 1)
             for name, a, b in zip(("api", "neo4j", "clients"), cpu0, cpu1, strict=True)
         }
+        res["cpu_s"]["workers"] = round(
+            sum(max(0.0, b - a) for a, b in zip(workers_cpu0, workers_cpu1, strict=True)), 1
+        )
         res["server_metrics"] = [
             ln
             for ln in metrics.splitlines()
@@ -246,22 +293,28 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         ).most_common()
 
         # The store after the load: no turn lost or duplicated; what extraction left pending.
-        pending = await repository.get_pending_summary(km.graph, namespace=ns)
-        t0 = time.perf_counter()
-        if args.skip_drain:  # recall only: the store's own episodes need no extraction
-            drained = ExtractionReport(receipts=[], episodes=0)
-        else:
-            drained = await km.extract_pending(namespace=ns)
-        extract_s = time.perf_counter() - t0
+        if not workers:
+            if args.skip_drain:  # recall only: the store's own episodes need no extraction
+                drained = ExtractionReport(receipts=[], episodes=0)
+            else:
+                drained = await km.extract_pending(namespace=ns)
+            drain_s = time.perf_counter() - t0
         pending_after = await repository.get_pending_summary(km.graph, namespace=ns)
         res["extraction"] = {
             "pending_before": int(pending["pending"]),
-            "episodes": drained.episodes,
-            "receipts": dict(Counter(r.action for r in drained.receipts)),
-            "seconds": round(extract_s, 1),
+            "episodes": drained.episodes if drained else "by the workers",
+            "receipts": dict(Counter(r.action for r in drained.receipts)) if drained else {},
+            "seconds": round(drain_s, 1),
             "pending_after": int(pending_after["pending"]),
         }
-        by_turn, episode_ids, flags, attempts = await episodes_in(km, ns)
+        by_turn, episode_ids, flags, attempts, episodes = await episodes_in(km, ns)
+        observed = {t for o in warm_out + outcomes if o.op.kind == "observe" for t in o.op.turn_ids}
+        lags = extraction_lags(episodes, observed)
+        res["extraction_lag_s"] = {
+            "count": len(lags),
+            **{f"p{q}": round(percentile(lags, q / 100), 2) for q in (50, 95, 99)},
+            "max": round(max(lags), 2) if lags else None,
+        }
         verify = check_turns(everything, by_turn, episode_ids)
         verify["episodes_in_namespace"] = len(episode_ids)
         verify["episode_flags_after_drain"] = dict(flags)
@@ -293,6 +346,21 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--skip-drain", action="store_true", help="do not extract what is pending afterwards"
     )
     parser.add_argument("--workers", type=int, default=1, help="API processes (serve --workers)")
+    parser.add_argument(
+        "--rate", type=float, default=None, help="open loop: requests/s (default: closed loop)"
+    )
+    parser.add_argument(
+        "--extract-workers",
+        type=int,
+        default=0,
+        help="worker-mode intake with this many `kgmem worker` processes (0: inline)",
+    )
+    parser.add_argument(
+        "--kill-worker-after", type=float, default=None, help="SIGKILL a worker after S seconds"
+    )
+    parser.add_argument(
+        "--drain-timeout", type=float, default=900.0, help="longest wait for the workers, seconds"
+    )
     parser.add_argument("--heap", default="3g")
     parser.add_argument("--pagecache", default="1g")
     parser.add_argument("--seed", type=int, default=7)

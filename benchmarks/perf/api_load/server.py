@@ -1,7 +1,8 @@
 """The API load benchmark's server side: ``api_server`` serves the real app
 (``kgmem.api.app.create_app``) under uvicorn on a free loopback port in a child process
 (``python -m benchmarks.perf.api_load --serve PORT`` runs ``serve``) with the given API keys and
-stops it gracefully; ``wait_ready`` polls ``/readyz`` until Neo4j, GDS and both models are loaded;
+stops it gracefully (``stack_env``: the environment a child process needs to reach the
+benchmark's Neo4j, the API's and the extraction workers'); ``wait_ready`` polls ``/readyz`` until Neo4j, GDS and both models are loaded;
 ``tree_cpu_s`` reads a process tree's CPU seconds from /proc and ``neo4j_pid`` the local server's
 pid, so the benchmark can charge CPU to the API process and Neo4j; ``git_state`` records the
 commit and the changed files of the tree the child serves.
@@ -56,16 +57,8 @@ def serve(port: int) -> None:
     )
 
 
-@contextlib.contextmanager
-def api_server(
-    settings: Settings,
-    keys: dict[str, list[str]],
-    log_path: Path,
-    neo4j_timeout_s: float,
-    workers: int = 1,
-) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """Serve the app on a free loopback port in a child process; SIGINT (graceful) at the end."""
-    port = free_port()
+def stack_env(settings: Settings) -> dict[str, str]:
+    """This environment plus what a child process needs to reach the benchmark's server."""
     env = dict(os.environ)
     env.update(
         {
@@ -73,15 +66,36 @@ def api_server(
             "KGMEM_BOLT_PORT": str(settings.bolt_port),
             "KGMEM_NEO4J_URI": settings.neo4j_uri,
             "KGMEM_NEO4J_AUTH": "true" if settings.neo4j_auth else "false",
+        }
+    )
+    return env
+
+
+@contextlib.contextmanager
+def api_server(
+    settings: Settings,
+    keys: dict[str, list[str]],
+    log_path: Path,
+    neo4j_timeout_s: float,
+    workers: int = 1,
+    extraction_mode: str | None = None,
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """Serve the app on a free loopback port in a child process; SIGINT (graceful) at the end.
+    ``extraction_mode`` (default: ``KGMEM_EXTRACTION_MODE``, else inline) is the API's."""
+    port = free_port()
+    env = stack_env(settings)
+    env.update(
+        {
             "KGMEM_NEO4J_TIMEOUT_S": str(neo4j_timeout_s),
             "KGMEM_API_KEYS": json.dumps(keys),
             "KGMEM_API_PRELOAD_MODELS": "true",
             "KGMEM_API_WORKERS": str(workers),
             # the benchmark's clients are the load: no 503 from the in-flight bound
             "KGMEM_API_MAX_IN_FLIGHT": "100000",
-            # observes extract inside the request, as the figures on the results page were taken;
-            # worker-mode intake (the API's default) is measured with `kgmem worker` beside it
-            "KGMEM_EXTRACTION_MODE": os.environ.get("KGMEM_EXTRACTION_MODE", "inline"),
+            # inline unless asked: observes extract inside the request; worker-mode intake (the
+            # API's default) is measured with `kgmem worker` processes beside it (--extract-workers)
+            "KGMEM_EXTRACTION_MODE": extraction_mode
+            or os.environ.get("KGMEM_EXTRACTION_MODE", "inline"),
         }
     )
     with open(log_path, "wb") as log:
