@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -228,7 +229,12 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                 cpu1 = cpu_now()
                 workers_cpu1 = [tree_cpu_s(w.pid) if w.poll() is None else 0.0 for w in workers]
                 metrics = (await client.get("/metrics")).text
-                killed_cpu = await killer if killer else None
+                if killer is not None and not killer.done():  # the load ended first: no kill
+                    killer.cancel()
+                killed_cpu = None
+                if killer is not None:
+                    with contextlib.suppress(asyncio.CancelledError):
+                        killed_cpu = await killer
                 res["worker_killed"] = killed_cpu is not None if killer else None
                 if killed_cpu is not None:  # its CPU up to the kill
                     workers_cpu1[0] = killed_cpu

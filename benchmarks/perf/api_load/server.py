@@ -2,10 +2,11 @@
 (``kgmem.api.app.create_app``) under uvicorn on a free loopback port in a child process
 (``python -m benchmarks.perf.api_load --serve PORT`` runs ``serve``) with the given API keys and
 stops it gracefully (``stack_env``: the environment a child process needs to reach the
-benchmark's Neo4j, the API's and the extraction workers'); ``wait_ready`` polls ``/readyz`` until Neo4j, GDS and both models are loaded;
-``tree_cpu_s`` reads a process tree's CPU seconds from /proc and ``neo4j_pid`` the local server's
-pid, so the benchmark can charge CPU to the API process and Neo4j; ``git_state`` records the
-commit and the changed files of the tree the child serves.
+benchmark's Neo4j, the API's and the extraction workers'); ``wait_ready`` polls ``/readyz``
+until Neo4j, GDS and both models are loaded; ``tree_cpu_s`` reads a process tree's CPU seconds
+from /proc and ``neo4j_pid`` the local server's pid, so the benchmark can charge CPU to the API
+process and Neo4j; ``git_state`` records the commit and the changed files of the tree the child
+serves.
 """
 
 from __future__ import annotations
