@@ -796,6 +796,11 @@ def test_a_relatives_fact_is_never_merged_into_the_persons_own(new: str, old: st
         ("Maya's friends call Maya Bex.", "Nobody calls Maya Bex anymore.", False),
         # a team's or a family's facts are often the person's own
         ("Maya's team is 6 developers.", "Maya and others are 8 developers now.", False),
+        # the relative as what the other acts on: both are about the son
+        ("Maya's son goes to Oakwood Elementary.", "Maya moved Maya's son to Riverside.", False),
+        ("Maya's son goes to Oakwood Elementary.", "We moved my son to Riverside.", False),
+        # a relative named beside a comparison is not what the fact is about
+        ("Maya's partner drinks one coffee.", "Maya drinks four, unlike Maya's partner.", True),
     ],
 )
 def test_told_of_another(a: str, b: str, another: bool) -> None:

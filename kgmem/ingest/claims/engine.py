@@ -142,8 +142,8 @@ def _claim(
     if pattern.slot is Slot.DEADLINE and (clock := _AT_CLOCK_RE.match(raw.strip())):
         # "April 21 at 3 PM": the hour is part of the date (the resolved day is not)
         value = re.sub(r" \([\d-]+\)", "", clock.group(0)).lower()
-    if pattern.slot in _PLACES and _DATE_VALUE_RE.match(value):
-        return None  # "the defence has been moved to June 2": a date, not a place
+    if pattern.slot in _PLACES and (_DATE_VALUE_RE.match(value) or _AMOUNT_VALUE_RE.match(value)):
+        return None  # "the defence has been moved to June 2", "the standup moved to 10:15"
     ended = pattern.polarity is Polarity.ENDED
     if not value and not (ended and pattern.slot in (Slot.PARTNER, Slot.RELATIONSHIP_STATUS)):
         return None
@@ -317,6 +317,8 @@ _DATE_VALUE_RE = re.compile(
     r" (?:week|month|year))\b(?:\s+\d|$)|\d{1,2}(?:st|nd|rd|th)?(?: of)? (?:jan|feb|mar|apr|may"
     r"|jun|jul|aug|sep|oct|nov|dec)"
 )
+# a time of day or a bare amount: no place ("moved to 10:15", "moved to 3pm", "moved to 20")
+_AMOUNT_VALUE_RE = re.compile(r"\d[\d:.,]*\s?(?:am|pm|a\.m\.|p\.m\.|k)?$", re.IGNORECASE)
 _AT_CLOCK_RE = re.compile(
     r"\w+\.? \d{1,2}(?:st|nd|rd|th)?(?: \([\d-]+\))?,? at \d{1,2}(?::\d{2})?\s?(?:am|pm)?",
     re.IGNORECASE,

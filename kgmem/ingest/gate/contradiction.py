@@ -7,7 +7,9 @@ change** (same subject and single-valued predicate — "X's favourite colour is"
 "works at", "prefers", "is named", "was born" — with a different value), and a **correction**
 (a cue such as "actually" / "no longer", or ``new_is_correction``, with something replaced).
 Each kind except value change also needs the rest of the two texts to be about the same thing
-(stem overlap ≥ ``SAME_TOPIC_JACCARD``); a value change needs identical subjects. Refinements
+(stem overlap ≥ ``SAME_TOPIC_JACCARD``); a value change needs identical subjects. Facts the
+caller found alike in meaning (``alike``) need no word overlap for a changed amount of one measure
+(``figures.amounts``: money, thousands, a clock time, a count of one thing). Refinements
 ("lives in Paris" → "lives in Paris, France") and additions ("also", "too") are not
 contradictions, nor is a change that names what it leaves ("switched from Word to Scrivener",
 ``leaves_another``) beside a statement that mentions none of it. Pure regex and token logic, no
@@ -25,6 +27,15 @@ from enum import StrEnum
 from kgmem.core.synthesis import STOPWORDS, is_specific, stem, tokens, words
 from kgmem.core.text import content_words
 from kgmem.ingest.claims.sameness import overlaps
+from kgmem.ingest.gate.figures import (
+    DATE_RE,
+    FRAMING,
+    NUMBER_RE,
+    NUMBER_WORDS,
+    dates,
+    measure_changed,
+    numbers,
+)
 
 # The rest of two texts counts as "about the same thing" at this stem Jaccard (the
 # DEDUP_JACCARD_PREFILTER, 0.50, is the same test used as a dedup pre-filter).
@@ -53,33 +64,6 @@ class ContradictionCheck:
         cue = f" (cue {self.cue!r})" if self.cue and self.cue not in self.evidence else ""
         return f"{self.kind.value}: {old or '-'} → {new or '-'}{cue}"
 
-
-_FULL_MONTHS = words(
-    "January February March April May June July August September October November December"
-)
-_MONTH_KEY = {m.casefold(): m[:3].casefold() for m in _FULL_MONTHS} | {"sept": "sep"}
-_FULL = "|".join(_FULL_MONTHS)
-_ABBR = "Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec"
-_DAY = r"\d{1,2}(?:st|nd|rd|th)?"
-# Month names only in title case ("may" is a verb, "Jan" a name unless a day number follows).
-_DATE_RE = re.compile(
-    r"\b\d{4}-\d{1,2}-\d{1,2}\b"
-    r"|\b\d{1,2}/\d{1,2}/\d{2,4}\b"
-    rf"|\b(?:{_FULL}|(?:{_ABBR})\.?)\s+{_DAY}(?:,?\s+\d{{4}})?\b"
-    rf"|\b{_DAY}\s+(?:of\s+)?(?:{_FULL}|(?:{_ABBR})\b\.?)(?:,?\s+\d{{4}})?"
-    rf"|\b(?:{_FULL})(?:\s+\d{{4}})?\b"
-    r"|\b(?:1[89]|20)\d{2}s?\b"
-    r"|\b(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b"
-)
-_NUMBER_RE = re.compile(r"\b\d+(?:[.,:]\d+)*\b")
-_UNITS = words(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen twenty"
-)
-_TENS = words("thirty forty fifty sixty seventy eighty ninety")
-_NUMBER_WORDS: dict[str, str] = {w: str(i) for i, w in enumerate(_UNITS)} | {
-    w: str(10 * i) for i, w in enumerate(_TENS, 3)
-}
 
 _NEGATORS = frozenset(
     words(
@@ -140,15 +124,6 @@ _TARGET_RE = re.compile(
     re.IGNORECASE,
 )
 
-# Words that frame a statement without being part of its subject ("Actually, now X is ...").
-_FILLER = frozenset(
-    stem(w)
-    for w in words(
-        "actually now currently still really no well oh correction update sorry meant "
-        "think guess anymore longer instead"
-    )
-)
-
 
 # Words that stand for a person in a memory's subject (the rewrite's "the user" for a speaker
 # with no name, pronouns): a person is not an attribute with one value.
@@ -158,8 +133,10 @@ _PERSONS = frozenset(
 
 
 _FROM_RE = re.compile(
-    r"\b(?:switch|switched|switching|moved|changed|changing|went|converted|transitioned"
-    r"|swapped|upgraded|downgraded) from (?P<x>[^,;.!?()]{1,60}?) (?:to|for|over to)\b",
+    r"\b(?:switch|switched|switching|moved|moving|changed|changing|went|converted|transitioned"
+    r"|swapped|upgraded|downgraded|transferred|transferring|migrated|migrating)"
+    # "migrating the backend from Django to FastAPI": what moved may come between
+    r"(?: (?!from\b)[\w'’]+){0,3} from (?P<x>[^,;.!?()]{1,60}?) (?:to|for|over to|into)\b",
     re.IGNORECASE,
 )
 
@@ -172,6 +149,14 @@ def leaves_another(new: str, old: str) -> bool:
     return bool(content_words(left)) and not overlaps(left, old)
 
 
+def leaves_stated(new: str, old: str) -> bool:
+    """``new`` names what it leaves and ``old`` says it: "transferred from payments to the
+    search team" after "works on the payments team" (the stored state is the one left)."""
+    m = _FROM_RE.search(new)
+    left = m.group("x") if m else ""
+    return bool(content_words(left)) and overlaps(left, old)
+
+
 def states_aim(text: str) -> bool:
     """The wording names a target: the number or date in it is aimed at, not held."""
     return bool(_TARGET_RE.search(text))
@@ -179,15 +164,22 @@ def states_aim(text: str) -> bool:
 
 def states_value(text: str) -> bool:
     """The text states a number or a date (a level, an amount, a day)."""
-    return bool(_dates(text) or _numbers(text))
+    return bool(dates(text) or numbers(text))
 
 
 def detect_contradiction(
-    new: str, old: str, *, new_is_correction: bool = False
+    new: str, old: str, *, new_is_correction: bool = False, alike: bool = False
 ) -> ContradictionCheck | None:
-    """The first contradiction found between ``new`` and ``old`` (see module doc), or None."""
-    new_dates, old_dates = _dates(new), _dates(old)
-    new_nums, old_nums = _numbers(new), _numbers(old)
+    """The first contradiction found between ``new`` and ``old`` (see module doc), or None.
+
+    ``alike``: the caller found the two facts about the same thing by their meaning (the gate:
+    cosine with the person's name taken out, ``windows.ALIKE``), where their words may differ
+    ("the standup is at 9:30" / "heads up, the standup moved to 10:15"): an amount of the same
+    measure (money, thousands, a clock time, a count of one thing) with a word around it in
+    common that changed is then a change without the words' overlap (not one said as an
+    addition)."""
+    new_dates, old_dates = dates(new), dates(old)
+    new_nums, old_nums = numbers(new), numbers(old)
     new_core, new_neg = _core(new)
     old_core, old_neg = _core(old)
     same_topic = _jaccard(new_core, old_core) >= SAME_TOPIC_JACCARD
@@ -198,6 +190,9 @@ def detect_contradiction(
         return ContradictionCheck(ContradictionKind.DATE_CHANGE, _sides(old_dates, new_dates))
     if same_topic and _changed(old_nums, new_nums):
         return ContradictionCheck(ContradictionKind.NUMBER_CHANGE, _sides(old_nums, new_nums))
+    additive = _ADDITIVE_RE.search(new) is not None  # "also budgeting $60 a month for the gym"
+    if alike and not (new_neg or old_neg or additive) and (measured := measure_changed(old, new)):
+        return ContradictionCheck(ContradictionKind.NUMBER_CHANGE, measured)
     value = _value_change(new, old)
     if value is not None:
         return ContradictionCheck(ContradictionKind.VALUE_CHANGE, value)
@@ -206,39 +201,13 @@ def detect_contradiction(
         return None
     if leaves_another(new, old):
         return None  # "switched from Word to Scrivener" corrects nothing said of drafting
-    gone, added = old_core - new_core - _FILLER, new_core - old_core - _FILLER
+    gone, added = old_core - new_core - FRAMING, new_core - old_core - FRAMING
     # the two must share what they are about, not only whom: "Arjun had to stand on the packed
     # train" is not corrected by "Arjun can't take it anymore"
     if gone and added and (old_core & new_core) - _capitalised(new) - _capitalised(old):
         evidence = (_surface(old, gone), _surface(new, added))
         return ContradictionCheck(ContradictionKind.CORRECTION, evidence, cue[0] if cue else "")
     return None
-
-
-def _dates(text: str) -> list[str]:
-    return _unique(_canonical_date(m.group(0)) for m in _DATE_RE.finditer(text))
-
-
-def _canonical_date(span: str) -> str:
-    parts = re.findall(r"[A-Za-z]+|\d+", span)
-    if re.fullmatch(r"\d{4}-\d{1,2}-\d{1,2}", span):
-        y, m, d = (int(p) for p in parts)
-        name = _FULL_MONTHS[m - 1][:3].casefold() if 1 <= m <= 12 else str(m)
-        return f"{y}-{name}-{d}"
-    words = [p.casefold() for p in parts if p.casefold() not in {"st", "nd", "rd", "th", "of"}]
-    year = [w for w in words if w.isdigit() and len(w) == 4]
-    month = [_MONTH_KEY.get(w, w[:3]) for w in words if w.isalpha() and w in _MONTH_KEY]
-    day = [str(int(w)) for w in words if w.isdigit() and len(w) <= 2]
-    rest = [w for w in words if w.isalpha() and w not in _MONTH_KEY]  # weekdays, "1990s"
-    return "-".join(year + month + day + [w.removesuffix("s") for w in rest]) or span.casefold()
-
-
-def _numbers(text: str) -> list[str]:
-    blanked = _DATE_RE.sub(" ", text)
-    found = [m.group(0).replace(",", "") for m in _NUMBER_RE.finditer(blanked)]
-    found = [n.rstrip("0").rstrip(".") if "." in n else n for n in found]
-    found += [_NUMBER_WORDS[t.casefold()] for t in tokens(blanked) if t.casefold() in _NUMBER_WORDS]
-    return _unique(found)
 
 
 def _capitalised(text: str) -> frozenset[str]:
@@ -248,7 +217,7 @@ def _capitalised(text: str) -> frozenset[str]:
 
 def _core(text: str) -> tuple[frozenset[str], str]:
     """Content stems without dates, numbers and negation, and the negation cue (or "")."""
-    blanked = _NUMBER_RE.sub(" ", _DATE_RE.sub(" ", text))
+    blanked = NUMBER_RE.sub(" ", DATE_RE.sub(" ", text))
     core: set[str] = set()
     cues: list[str] = []
     for token in tokens(blanked):
@@ -258,9 +227,9 @@ def _core(text: str) -> tuple[frozenset[str], str]:
         elif folded in _ANTONYMS:
             cues.append(token)
             core.add(_ANTONYMS[folded])
-        elif folded not in STOPWORDS and folded not in _NUMBER_WORDS:
+        elif folded not in STOPWORDS and folded not in NUMBER_WORDS:
             core.add(stem(token))
-    return frozenset(core - _FILLER), " ".join(_unique(cues))
+    return frozenset(core - FRAMING), " ".join(_unique(cues))
 
 
 def _value_change(new: str, old: str) -> tuple[str, str] | None:
@@ -282,21 +251,21 @@ def _split_predicate(text: str) -> tuple[str, frozenset[str], str] | None:
     if match is None or match.lastgroup is None:
         return None
     head_tokens = [t for t in tokens(text[: match.start()]) if t.casefold() not in STOPWORDS]
-    head = frozenset(stem(t) for t in head_tokens) - _FILLER
+    head = frozenset(stem(t) for t in head_tokens) - FRAMING
     # "X is Y" is single-valued only for an attribute ("favourite colour", "birthday"), not for
     # a bare name or a person: "Caroline is a nurse" and "Caroline is a mother" are both true,
     # and so are "The user is trying to set up Flask" and "The user is using SQLite".
     attribute = [
         t
         for t in head_tokens
-        if not is_specific(t) and stem(t) not in _FILLER and t.casefold() not in _PERSONS
+        if not is_specific(t) and stem(t) not in FRAMING and t.casefold() not in _PERSONS
     ]
     if not head or (match.lastgroup == "be" and not attribute):
         return None
     rest = text[match.end() :]
     end = _VALUE_END_RE.search(rest)
     value = tokens(rest[: end.start()] if end else rest)
-    while value and stem(value[-1]) in _FILLER:  # "... is green now" -> "green"
+    while value and stem(value[-1]) in FRAMING:  # "... is green now" -> "green"
         value.pop()
     return match.lastgroup, head, " ".join(value)
 

@@ -97,8 +97,30 @@ def _kin_opening(text: str) -> str | None:
 def told_of_another(a: str, b: str) -> bool:
     """The two facts are about different people of one name: one opens with someone's relative
     and the other with the person or another relative ("Maya's partner drinks one coffee a day"
-    / "Maya drinks about four coffees a day")."""
-    return _kin_opening(a) != _kin_opening(b)
+    / "Maya drinks about four coffees a day") — unless the other names that relative as what it
+    acts on ("Maya's son goes to Oakwood Elementary" / "Maya moved Maya's son to Riverside
+    Montessori": both are about the son)."""
+    kin_a, kin_b = _kin_opening(a), _kin_opening(b)
+    if kin_a == kin_b:
+        return False
+    if kin_b is None and kin_a is not None and _names_kin(b, a, kin_a):
+        return False
+    return not (kin_a is None and kin_b is not None and _names_kin(a, b, kin_b))
+
+
+def _names_kin(text: str, opening: str, kin: str) -> bool:
+    """``text`` names the relative ``opening`` opens with ("Maya's son", "her son", "my son")."""
+    m = _KIN_OPENING_RE.match(opening)
+    name = re.escape(m["name"]) if m else ""
+    # as what a verb acts on, not beside a comparison or a preposition ("unlike Maya's partner")
+    return bool(
+        re.search(
+            rf"\b(?!(?:unlike|like|than|with|and|as|for|to|from|of|about)\b)[a-z]+ "
+            rf"(?:{name}|my|his|her|their)['’]?s? {re.escape(kin)}s?\b",
+            text,
+            re.I,
+        )
+    )
 
 
 def lead_name(text: str) -> str | None:

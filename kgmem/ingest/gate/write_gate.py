@@ -36,12 +36,20 @@ from kgmem.ingest.gate.contradiction import (
     ContradictionCheck,
     ContradictionKind,
     detect_contradiction,
+    leaves_stated,
 )
 from kgmem.ingest.gate.records import GateAction, GateDecision, Neighbour
 from kgmem.ingest.gate.replacement import aims, retires, says_replacement
 from kgmem.ingest.gate.sameness import MIN_SHARED_WORDING, separate_occurrences, shared_wording
 from kgmem.ingest.gate.subject_match import lead_name, same_subject
-from kgmem.ingest.gate.windows import CONTRADICTION, REPLACEMENT, SIM_EPS, within, without_name
+from kgmem.ingest.gate.windows import (
+    ALIKE,
+    CONTRADICTION,
+    REPLACEMENT,
+    SIM_EPS,
+    within,
+    without_name,
+)
 from kgmem.records import Claim, ExtractedFact
 from kgmem.taxonomy import Category, ConflictStrategy, MemoryRelation, Status
 from kgmem.taxonomy.parsing import parse_enum
@@ -163,11 +171,21 @@ def _by_similarity(
             passed.append(f"{n.memory_id} is another dated occurrence")
             continue  # two dated events: neither one told twice nor one contradicting the other
         read = _read_as(claim, n.claim, min_claim_confidence)
+        alike = within(n, own, ALIKE)
+        # Two claims read with confidence are judged by the claim rule, unless the facts are alike
+        # in meaning and an amount of one measure changed where the claims cannot see it: a
+        # misread slot ("raised the rent to 2,050 dollars" read as a count of dollars beside the
+        # rent's budget) or a value without its amount (habit "bed" for both bedtimes).
+        misread = read == "attributes" and alike and _claims_blind(claim, n.claim)
         conflict = (
             None
-            if read == "attributes" or not contradicting
-            else detect_contradiction(candidate.content, n.content, new_is_correction=is_correction)
+            if (read == "attributes" and not misread) or not contradicting
+            else detect_contradiction(
+                candidate.content, n.content, new_is_correction=is_correction, alike=alike
+            )
         )
+        if misread and conflict is not None and conflict.kind not in _MEASURED:
+            conflict = None
         if (
             read == "kinds"
             and conflict is not None
@@ -182,10 +200,12 @@ def _by_similarity(
             conflict = None  # "coverage improved to 78%" beside "trying to achieve 100%"
         if conflict is not None:
             return _resolve(candidate, n, conflict, strategy, now, said_at, own)
+        # "transferred from payments to the search team" names the stored state it leaves
+        left = leaves_stated(candidate.content, n.content)
         if (
             sim < UPDATE_SIM - SIM_EPS
             and replacing
-            and retires(candidate, claim, n, min_claim_confidence)
+            and (left or retires(candidate, claim, n, min_claim_confidence))
         ):
             # "Jamal is the sous chef now" after "Jamal works as a line cook": the nearest state
             # of the same person, said again as changed, whatever slot either was read as.
@@ -198,7 +218,7 @@ def _by_similarity(
             return GateDecision(GateAction.REINFORCE, n.memory_id, reason, sim)
         if sim >= UPDATE_SIM - SIM_EPS:
             if (
-                says_replacement(candidate.content)
+                (left or says_replacement(candidate.content))
                 and not says_replacement(n.content)
                 and not covers(n.content, candidate.content)
             ):
@@ -222,6 +242,14 @@ def _by_similarity(
         return GateDecision(GateAction.CREATE, None, reason, best)
     reason = f"no near neighbour (best cosine {_fmt(best)} < {UPDATE_SIM}) and no contradiction"
     return GateDecision(GateAction.CREATE, None, reason, best)
+
+
+def _claims_blind(new: Claim | None, held: Claim | None) -> bool:
+    """Two claims that cannot see an amount change between their facts: of two slots, or of
+    one slot and one value ("goes to bed around 1am" / "going to bed at 10:30": habit "bed")."""
+    if new is None or held is None:
+        return False
+    return new.slot != held.slot or new.value.casefold() == held.value.casefold()
 
 
 def _read_as(new: Claim | None, held: Claim | None, floor: float) -> str | None:
