@@ -171,3 +171,16 @@ def test_a_change_that_names_what_it_leaves_is_not_merged_into_it() -> None:
     assert (
         _gate(old, new, 0.86, employer, replace(employer, confidence=0.6)) == GateAction.SUPERSEDE
     )
+
+
+def test_an_amount_for_a_named_thing_does_not_restate_the_one_budget_kept() -> None:
+    # "set aside $200 a month for groceries" reads as a budget naming no thing; the one budget
+    # kept is the rent: the words say what the $200 is for, and it is not the rent
+    rent = "Dana's rent is 1,800 dollars a month."
+    groceries = "Dana has set aside $200 a month for groceries."
+    held = Claim("dana", "budget:rent", "1,800 dollars", confidence=0.75)
+    new = Claim("dana", "budget:general", "$200", confidence=0.8)
+    assert _gate(rent, groceries, 0.70, held, new) == GateAction.CREATE
+    # a raise that names nothing still moves the one budget kept
+    raised = "Dana bumped it up to $1,900 a month."
+    assert _gate(rent, raised, 0.70, held, replace(new, value="$1,900")) == GateAction.SUPERSEDE

@@ -4,10 +4,11 @@
 of the measure a holder already keeps when the two name one thing: "p95 down to 120 ms" and "the
 API's p95 latency is 180 ms" (a qualifier is a word beside the other's amount, and the units agree);
 "pushed the deadline to June 1" (no thing named) moves the person's one deadline, or of several
-the one its text restates by cosine. ``restated_holders`` applies that rule to unnamed goals and
-deadlines that the claims keep on one key; ``counts_a_thing`` says whether an amount names what
-it measures, ``for_other_things`` whether two dates or amounts are "for" two things. Used by
-:mod:`kgmem.ingest.gate.claim_rule`. Pure.
+the one its text restates by cosine, unless its words say what it is for and the kept one's do
+not ("set aside $200 a month for groceries" is not the rent). ``restated_holders`` applies
+that rule to unnamed goals and deadlines that the claims keep on one key; ``counts_a_thing``
+says whether an amount names what it measures, ``for_other_things`` whether two dates or
+amounts are "for" two things. Used by :mod:`kgmem.ingest.gate.claim_rule`. Pure.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from kgmem.core.synthesis import stem
+from kgmem.core.synthesis import stem, words
 from kgmem.ingest.claims.sameness import overlaps
 from kgmem.ingest.gate.records import Neighbour
 from kgmem.records import Claim
@@ -33,6 +34,26 @@ _UNNAMED_FAMILIES = frozenset({"deadline", "goal"})
 # contradiction floor), and its lead over the next.
 SAME_MEASURE_SIM = 0.6
 SAME_MEASURE_MARGIN = 0.05
+
+
+# "for groceries", "on the new laptop": what an amount is for; not "for now", "for the month"
+_PURPOSE_RE = re.compile(
+    r"\b(?:for|on|towards?)\s+(?:(?:my|the|our|their|his|her|a|an|some|new)\s+)*"
+    r"(?P<thing>[a-z][a-z-]{2,})",
+    re.IGNORECASE,
+)
+_NOT_PURPOSE = frozenset(
+    words(
+        "now while time month months week weeks year years day days next today tomorrow tonight "
+        "weekend sure example instance good real once then"
+    )
+)
+
+
+def _purpose(content: str) -> str:
+    """The words naming what an amount is for ("for groceries" → "groceries"), or ""."""
+    found = [m["thing"] for m in _PURPOSE_RE.finditer(content)]
+    return " ".join(t for t in found if t.lower() not in _NOT_PURPOSE)
 
 
 def as_held_measure(claim: Claim, content: str, holders: Sequence[Neighbour]) -> Claim:
@@ -56,6 +77,14 @@ def as_held_measure(claim: Claim, content: str, holders: Sequence[Neighbour]) ->
     if claim.slot in kept or not kept:
         return claim
     if qualifier == _UNNAMED_QUALIFIER:
+        purpose = _purpose(content)
+        if purpose:
+            # "set aside $200 a month for groceries" names what the amount is for, in words the
+            # claim did not read: it restates only a measure whose text says that thing, not
+            # the one budget kept (the rent)
+            kept = {k: v for k, v in kept.items() if overlaps(purpose, v[0])}
+            if not kept:
+                return claim
         if len(kept) == 1:
             return replace(claim, slot=next(iter(kept)))
         # several kept: the one the candidate restates, by cosine ("it's rescheduled to March 22
