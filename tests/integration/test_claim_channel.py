@@ -128,3 +128,22 @@ def test_the_user_asked_about_is_the_unnamed_speaker_and_a_named_one_when_none_i
         arun(km.wipe_namespace(named))
     claim_hits = [h.content for h in result.hits if any(c.channel == "claim" for c in h.channels)]
     assert claim_hits and all("Ana" in c for c in claim_hits), [h.content for h in result.hits]
+
+
+def test_an_ending_said_with_a_new_value_leaves_the_new_value_to_answer(
+    km: Kgmem, arun: Any, namespace: str
+) -> None:
+    turns = [
+        _turn("I'm learning Spanish on Duolingo every evening.", "1", "2024-01-05T10:00:00+00:00"),
+        _turn(
+            "I dropped Spanish and switched to Japanese because of my trip to Tokyo.",
+            "2",
+            "2024-02-15T10:00:00+00:00",
+        ),
+    ]
+    arun(km.observe(turns, namespace=namespace, flush=True))
+    result = arun(km.recall("Which language is Ana learning?", namespace=namespace, dry=True))
+    contents = [h.content for h in result.hits]
+    claim_hits = [h.content for h in result.hits if any(c.channel == "claim" for c in h.channels)]
+    assert claim_hits and all("Japanese" in c for c in claim_hits), contents
+    assert "Japanese" in contents[0], contents

@@ -253,6 +253,27 @@ _READINGS = [
     "Fatima has been dealing with insomnia for months. | fatima | health | insomnia | holds",
     "The insomnia is finally gone. | maya | health | insomnia | ended",
     "Maya's asthma has cleared up. | maya | health | asthma | ended",
+    # a sentence that opens with a doing is the speaker's, not a person named "Cutting"
+    "Cutting down to one coffee a day has done wonders for Grace's sleep. | maya"
+    " | quantity:coffe | 1 | holds",
+    "Ever since going fully vegan in March, cheese is what Maya misses most. | maya | diet"
+    " | vegan | holds",
+    "Irving moved to Boston. | irving | residence | boston | holds",
+    # pay said without its currency, when it says its period or its thousands
+    "Arjun earns about 55,000 a year. | arjun | budget:salary | 55,000 | holds",
+    "After the raise Arjun is on 62,000 a year. | arjun | budget:salary | 62,000 | holds",
+    "Maya makes 65k now. | maya | budget:salary | 65k | holds",
+    # the way to work said as the doing that opens a sentence
+    "Driving to work has been faster since the bypass opened. | maya | preference:commute | car"
+    " | holds",
+    "Cycling to work has been great. | maya | preference:commute | bike | holds",
+    "Maya said: Walking to the office is lovely. | maya | preference:commute | foot | holds",
+    # a pastime's club joined, its membership ended
+    "Maya joined a swimming club. | maya | hobby | swimming | holds",
+    "Maya signed up for pottery classes. | maya | hobby | pottery | holds",
+    "Maya cancelled their climbing membership. | maya | hobby | climbing | ended",
+    # a named work place whose name ends in a word of work
+    "Maya works at the Manhattan Project. | maya | employer | manhattan project | holds",
 ]
 
 
@@ -313,6 +334,12 @@ def test_a_construction_is_read_with_its_subject_slot_and_value(row: str) -> Non
         "Gina is over the moon because now Gina can expand the store.",
         "Maya called Tom Sunday.",
         "Maya calls Tom Jones a legend.",
+        # a part of one's work is no place; an amount with its thing is no pay
+        "Maya moved to the sales team.",
+        "Maya moved over to the platform project.",
+        "Leo is on 2,000 calories a day.",
+        "Leo makes 3 cakes a day.",
+        "Maya was driving to work when it happened.",  # a one-off drive, not the commute
     ],
 )
 def test_what_is_no_claim_stays_no_claim(text: str) -> None:
@@ -377,6 +404,14 @@ def _acts(old: str, new: str) -> bool:
         ),
         ("Aroha is married to Tom.", "Aroha's divorce was finalised on Tuesday."),
         ("Maya's phone is an iPhone 11.", "Maya's new Pixel 8 takes amazing photos."),
+        ("Maya drinks four cups of coffee a day.", "Cutting down to one coffee a day helps."),
+        ("Maya is a vegetarian.", "Ever since going fully vegan in March, Maya feels great."),
+        ("Arjun earns about 55,000 a year.", "After the raise Arjun is on 62,000 a year."),
+        ("Maya takes the train to work.", "Driving to work has been faster since the bypass."),
+        (
+            "Maya goes to the climbing gym on Tuesdays.",
+            "Maya cancelled their climbing membership and joined a swimming club instead.",
+        ),
         ("Maya sprained their wrist.", "Maya's wrist has fully healed."),
         ("Everyone calls Rebecca Bex.", "Rebecca has dropped the nickname."),
         ("Robert's friends call Robert Bobby.", "Robert goes by Rob these days."),

@@ -15,6 +15,13 @@ from kgmem.ingest.claims.lexicon import pattern as _p
 from kgmem.taxonomy.slots import Slot
 
 _MONEY = r"(?P<v>[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?[kKmM]\b)?)"
+# an amount of pay with or without its currency: "$90k", "65k", "55,000 a year"
+_PERIOD = r"(?= (?:a|per|an) (?:year|month|hour|annum)\b| (?:dollars|pounds|euros)\b)"
+_PAY_PERIOD = rf"(?P<v>[$€£]?\s?\d[\d,]{{3,}}(?:\.\d+)?(?:\s?[kK]\b)?{_PERIOD})"
+_PAY = (
+    rf"(?P<v>[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?[kKmM]\b)?|\d[\d,]*(?:\.\d+)?\s?[kK]\b"
+    rf"|\d[\d,]{{3,}}(?:\.\d+)?{_PERIOD})"
+)
 _COSTS = (
     r"rent|mortgage|salary|pay|wage|wages|allowance|tuition|fees|childcare|insurance|premium"
     r"|subscription|membership|commute cost|bills"
@@ -222,10 +229,18 @@ AMOUNTS: tuple[ClaimPattern, ...] = (
         rf"\b(?-i:(?P<q>[a-z]+)) budget (?:(?:{_CHANGE_WORDS}) ){{1,4}}{_MONEY}",
         plans=True,
     ),
-    # what one earns: "now earns $90k", "is paid £40,000 a year"
+    # what one earns: "now earns $90k", "is paid £40,000 a year", "makes 65k", "is on 62,000 a
+    # year" (a pay said without its currency is read when it says its period or its thousands)
     _p(
         Slot.BUDGET,
-        rf"\b(?:earns|makes|is paid|gets paid|takes home) (?:about |around |now )?{_MONEY}",
+        rf"\b(?:earns|earning|makes|making|is paid|gets paid|takes home|bringing in) (?:about "
+        rf"|around |roughly |now |nearly )?{_PAY}",
+        qualifier="salary",
+        plans=True,
+    ),
+    _p(
+        Slot.BUDGET,
+        rf"\b(?:is|am|are|'m|’m|now) (?:now )?on (?:about |around |roughly )?{_PAY_PERIOD}",
         qualifier="salary",
         plans=True,
     ),

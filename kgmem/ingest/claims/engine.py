@@ -6,12 +6,14 @@ lexicon of :mod:`kgmem.ingest.claims.patterns` and returns a :class:`~kgmem.reco
 stored as a plain memory). The **subject** is the name the wording gives it ("Maya's favourite
 colour is"), else the nearest name before the verb in the same clause ("Maya's brother Leo moved"
 → Leo; "Maya's sister lives in Boston" → "maya's sister", another subject than Maya), else the
-speaker; who only reports it ("Lucía's GI said ...") is not the subject. The **value** is cut,
+speaker; who only reports it ("Lucía's GI said ...") is not the subject, nor is a doing that
+opens the sentence ("Cutting down to one coffee a day ..."). The **value** is cut,
 normalised and folded by :mod:`kgmem.ingest.claims.value_text`, also when it is said before its
 slot ("Queen is Ravi's favourite band"). A hedge ("might", "if") keeps a wording from being a
 claim unless a clause of fact stands between them ("could you suggest recipes now that Maya is
-vegan"). Whether two values name the same thing is :mod:`kgmem.ingest.claims.sameness`. Pure, no
-model.
+vegan"). A place slot's value that is a day, an hour or an unnamed part of one's work ("moved to
+the sales team") is no place. Whether two values name the same thing is
+:mod:`kgmem.ingest.claims.sameness`. Pure, no model.
 """
 
 from __future__ import annotations
@@ -142,8 +144,15 @@ def _claim(
     if pattern.slot is Slot.DEADLINE and (clock := _AT_CLOCK_RE.match(raw.strip())):
         # "April 21 at 3 PM": the hour is part of the date (the resolved day is not)
         value = re.sub(r" \([\d-]+\)", "", clock.group(0)).lower()
-    if pattern.slot in _PLACES and (_DATE_VALUE_RE.match(value) or _AMOUNT_VALUE_RE.match(value)):
-        return None  # "the defence has been moved to June 2", "the standup moved to 10:15"
+    if pattern.slot in _PLACES and (
+        _DATE_VALUE_RE.match(value)
+        or _AMOUNT_VALUE_RE.match(value)
+        or (_NO_PLACE_RE.search(value) and not (raw.split() or [""])[-1][:1].isupper())
+    ):
+        # "the defence has been moved to June 2", "the standup moved to 10:15", "moved to the
+        # sales team": a day, an hour or a part of one's work (not a named one: "the Manhattan
+        # Project") is no place one lives or works at
+        return None
     ended = pattern.polarity is Polarity.ENDED
     if not value and not (ended and pattern.slot in (Slot.PARTNER, Slot.RELATIONSHIP_STATUS)):
         return None
@@ -266,7 +275,7 @@ def subject_before(
     content: str, at: int, *, speaker: str | None, names: frozenset[str] = frozenset()
 ) -> str:
     """Whom the clause around character ``at`` is about (see module doc), or "" for no one."""
-    return _clause_subject(_clause_before(content, at), speaker, names)
+    return _clause_subject(_clause_before(content, at), speaker, names, content[at:])
 
 
 def _subject(
@@ -277,16 +286,26 @@ def _subject(
         words = given.split()
         while len(words) > 1 and (words[0].lower() in NOT_NAMES or _GERUND_RE.match(words[0])):
             words.pop(0)  # "Loving Maya's new Tesla": the name is Maya
+        if (
+            len(words) == 1
+            and match.start("s") == 0
+            and _opening_gerund(words[0], content[match.end("s") :])
+        ):
+            # "Cutting down to one coffee ...": the doing, not a name
+            return _clause_subject(clause, speaker, names, content[match.start() :])
         return normalize_name(" ".join(words))
-    return _clause_subject(clause, speaker, names)
+    return _clause_subject(clause, speaker, names, content[match.start() :])
 
 
-def _clause_subject(clause: str, speaker: str | None, names: frozenset[str]) -> str:
+def _clause_subject(clause: str, speaker: str | None, names: frozenset[str], rest: str = "") -> str:
+    """Whom ``clause`` (followed in the text by ``rest``) is about."""
     found = list(NAME_RE.finditer(clause))
     for m in reversed(found):
         words = m.group(0).split()
         while words and words[0].lower() in NOT_NAMES:
             words.pop(0)  # "On Monday Maya starts at Diageo": the name is Maya
+        if words and m.start() == 0 and _opening_gerund(words[0], clause[m.end() :] + rest):
+            words.pop(0)  # "Cutting down to one coffee a day ...": the doing, not a name
         name = " ".join(words)
         if not name:
             continue
@@ -310,6 +329,17 @@ def _clause_subject(clause: str, speaker: str | None, names: frozenset[str]) -> 
     return normalize_name(speaker) if speaker else ""
 
 
+def _opening_gerund(word: str, after: str) -> bool:
+    """A clause that opens with a doing ("Cutting down ...", "Living with ...", "Taking the bus
+    ..."): an -ing word followed by a particle, a preposition or an article is no name ("Irving
+    said ..." keeps its name)."""
+    return bool(_GERUND_RE.match(word)) and _GERUND_NEXT_RE.match(after) is not None
+
+
+_GERUND_NEXT_RE = re.compile(
+    r"\s+(?:down|up|out|off|back|over|away|to|with|in|at|on|for|from|into|the|a|an|my|our"
+    r"|his|her|their|fully|more|less)\b"
+)
 _PLACES = frozenset({Slot.RESIDENCE, Slot.EMPLOYER, Slot.SCHOOL})
 _DATE_VALUE_RE = re.compile(
     r"(?:january|february|march|april|may|june|july|august|september|october|november|december"
@@ -322,6 +352,10 @@ _AMOUNT_VALUE_RE = re.compile(r"\d[\d:.,]*\s?(?:am|pm|a\.m\.|p\.m\.|k)?$", re.IG
 _AT_CLOCK_RE = re.compile(
     r"\w+\.? \d{1,2}(?:st|nd|rd|th)?(?: \([\d-]+\))?,? at \d{1,2}(?::\d{2})?\s?(?:am|pm)?",
     re.IGNORECASE,
+)
+_NO_PLACE_RE = re.compile(
+    r"\b(?:team|project|role|position|department|squad|shift|meeting|sessions?|class(?:es)?"
+    r"|standup|rotation|desk)$"
 )
 _GERUND_RE = re.compile(r"^[A-Z][a-z]+ing$")
 # a dwelling's place said right after it ("... flat in Sheffield")

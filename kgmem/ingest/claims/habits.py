@@ -77,6 +77,12 @@ HABITS: tuple[ClaimPattern, ...] = (
         rf"|super )?into|does|practises|practices|loves|enjoys|goes to|training for) {DET}"
         rf"(?:first )?(?P<v>{HOBBIES})\b",
     ),
+    # a club or class of a pastime joined: "joined a swimming club", "signed up for pottery classes"
+    _p(
+        Slot.HOBBY,
+        rf"\b(?:joined|signed up (?:for|to)|enrolled in) {DET}(?:local )?(?P<v>{HOBBIES})"
+        rf" (?:club|team|class|classes|group|league|course|lessons)\b",
+    ),
     # a collection is a hobby: "collects vinyl records", "has been collecting stamps for years"
     _p(
         Slot.HOBBY,

@@ -265,6 +265,13 @@ VALUES: tuple[ClaimPattern, ...] = (
         r"(?:in )?to (?:work|the office|school|campus|uni)\b",
         qualifier="commute",
     ),
+    # said as the doing that opens a sentence: "Cycling to work has been great since ..."
+    _p(
+        Slot.PREFERENCE,
+        r"(?:^|(?<=[.!?;:] ))(?P<v>biking|cycling|walking|driving) (?:in )?to (?:work|the office"
+        r"|school|campus|uni)\b",
+        qualifier="commute",
+    ),
     _p(
         Slot.PREFERENCE,
         rf"\b(?:takes|taking|rides|riding|gets|getting) (?:the |a |an )?(?P<v>{_MODES}) "

@@ -339,6 +339,13 @@ TRANSITIONS: tuple[ClaimPattern, ...] = (
         rf"(?:playing |doing |going (?:to )?|the |her |his |their )?(?P<v>{HOBBIES})\b",
         ended=True,
     ),
+    # a pastime's membership or classes ended: "cancelled my climbing membership"
+    _p(
+        Slot.HOBBY,
+        rf"\b(?:cancelled|canceled|ended|quit|dropped|stopped|gave up|let) (?:the |her |his "
+        rf"|their |my )?(?P<v>{HOBBIES}) (?:membership|classes|lessons|subscription|pass)\b",
+        ended=True,
+    ),
     # a plan given up: "decided not to apply for the PhD after all", "no longer planning to
     # move abroad", "gave up on the idea of a second degree", "scrapped their plan to sell"
     _p(Slot.GOAL, rf"\b(?:decided|decides|deciding) not to {V}", ended=True, plans=True),

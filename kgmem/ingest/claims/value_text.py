@@ -41,7 +41,7 @@ NOT_NAMES = word_set(
     "actually also so well oh ok okay yes no now then but and after before when since recently "
     "last next today yesterday monday tuesday wednesday thursday friday saturday sunday "
     "sadly unfortunately luckily fortunately honestly finally basically just still already "
-    "lately anyway remind tell ask help let please thanks on in at by for from"
+    "lately anyway remind tell ask help let please thanks on in at by for from ever even"
 )
 _MAX_VALUE_WORDS = 6
 _MAX_BEFORE_WORDS = 3
