@@ -14,12 +14,13 @@ from kgmem.ingest.claims.lexicon import POSS, ClaimPattern, V
 from kgmem.ingest.claims.lexicon import pattern as _p
 from kgmem.taxonomy.slots import Slot
 
-_MONEY = r"(?P<v>[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?[kKmM]\b)?)"
+_CURRENCY_AMOUNT = r"[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?[kKmM]\b)?"
+_MONEY = rf"(?P<v>{_CURRENCY_AMOUNT})"
 # an amount of pay with or without its currency: "$90k", "65k", "55,000 a year"
 _PERIOD = r"(?= (?:a|per|an) (?:year|month|hour|annum)\b| (?:dollars|pounds|euros)\b)"
 _PAY_PERIOD = rf"(?P<v>[$€£]?\s?\d[\d,]{{3,}}(?:\.\d+)?(?:\s?[kK]\b)?{_PERIOD})"
 _PAY = (
-    rf"(?P<v>[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?[kKmM]\b)?|\d[\d,]*(?:\.\d+)?\s?[kK]\b"
+    rf"(?P<v>{_CURRENCY_AMOUNT}|\d[\d,]*(?:\.\d+)?\s?[kK]\b"
     rf"|\d[\d,]{{3,}}(?:\.\d+)?{_PERIOD})"
 )
 _COSTS = (
